@@ -1,0 +1,9 @@
+"""ik_solvers: inverse kinematics for humanoid and legged robots described by a URDF.
+
+The library imports without ROS; everything that needs rclpy lives in ``ik_solvers.ros``.
+"""
+
+from ik_solvers.chain import Chain, Joint
+from ik_solvers.model import ModelError, RobotModel
+
+__all__ = ["Chain", "Joint", "ModelError", "RobotModel"]

@@ -1,0 +1,187 @@
+"""URDF → RobotModel: the kinematic tree of a robot, and the serial chains cut from it.
+
+A :class:`RobotModel` holds the joints of a URDF as a tree (parsed with urdf_parser_py).
+:meth:`RobotModel.chain` cuts the serial chain between a link and one of its descendants; the
+:class:`~ik_solvers.chain.Chain` it returns computes FK and Jacobians. Units follow the URDF
+(REP-103: metres, radians).
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import math
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import numpy as np
+from urdf_parser_py import urdf as urdf_parser
+from urdf_parser_py.xml_reflection import core as xml_reflection
+
+from ik_solvers.chain import MOVABLE_TYPES, Chain, Joint
+
+SUPPORTED_TYPES = MOVABLE_TYPES + ("fixed",)
+
+
+class ModelError(ValueError):
+    """The URDF or a requested chain is not usable; the message says what and why."""
+
+
+def rpy_to_matrix(rpy: tuple[float, float, float]) -> np.ndarray:
+    """URDF fixed-axis roll, pitch, yaw [rad] → (3, 3) rotation, R = Rz(yaw) Ry(pitch) Rx(roll)."""
+    r, p, y = rpy
+    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
+    return np.array(
+        [
+            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+            [-sp, cp * sr, cp * cr],
+        ]
+    )
+
+
+def _origin_matrix(origin) -> np.ndarray:
+    transform = np.eye(4)
+    if origin is not None:
+        transform[:3, :3] = rpy_to_matrix(origin.rpy or (0.0, 0.0, 0.0))
+        transform[:3, 3] = origin.xyz or (0.0, 0.0, 0.0)
+    return transform
+
+
+def _joint_from_urdf(joint) -> Joint:
+    if joint.type not in SUPPORTED_TYPES:
+        raise ModelError(
+            f"joint '{joint.name}' has type '{joint.type}'; supported types: {', '.join(SUPPORTED_TYPES)}"
+        )
+    axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
+    if joint.type != "fixed":
+        norm = np.linalg.norm(axis)
+        if not np.isfinite(norm) or norm < 1e-12:
+            raise ModelError(f"joint '{joint.name}' has axis {axis.tolist()}; a non-zero axis is required")
+        axis = axis / norm
+    lower, upper, velocity, effort = _limits(joint)
+    return Joint(
+        joint.name,
+        joint.type,
+        joint.parent,
+        joint.child,
+        _origin_matrix(joint.origin),
+        axis,
+        lower,
+        upper,
+        velocity,
+        effort,
+    )
+
+
+def _limits(joint) -> tuple[float, float, float, float]:
+    """(lower, upper, velocity, effort); continuous joints get [-pi, pi] and wrap."""
+    limit = joint.limit
+    velocity = float(limit.velocity) if limit is not None and limit.velocity else math.inf
+    effort = float(limit.effort) if limit is not None and limit.effort else math.inf
+    if joint.type == "continuous":
+        return -math.pi, math.pi, velocity, effort
+    if joint.type == "fixed":
+        return 0.0, 0.0, velocity, effort
+    if limit is None or limit.lower is None or limit.upper is None:
+        raise ModelError(f"{joint.type} joint '{joint.name}' needs <limit lower=... upper=...>")
+    lower, upper = float(limit.lower), float(limit.upper)
+    if not lower <= upper:
+        raise ModelError(f"joint '{joint.name}' has lower limit {lower} above upper limit {upper}")
+    return lower, upper, velocity, effort
+
+
+class RobotModel:
+    """The kinematic tree of a URDF: links, joints and the joint that leads to each link."""
+
+    def __init__(self, name: str, links: list[str], joints: list[Joint]) -> None:
+        self.name = name
+        self.links: tuple[str, ...] = tuple(links)
+        self.joints: dict[str, Joint] = {j.name: j for j in joints}
+        self._parent_joint: dict[str, Joint] = {j.child: j for j in joints}
+        for joint in joints:
+            for link in (joint.parent, joint.child):
+                if link not in self.links:
+                    raise ModelError(
+                        f"joint '{joint.name}' names link '{link}', which the URDF does not define"
+                    )
+        roots = [link for link in self.links if link not in self._parent_joint]
+        if len(roots) != 1:
+            raise ModelError(f"URDF must have exactly one root link, found {roots}")
+        self.root: str = roots[0]
+
+    @classmethod
+    def from_urdf_string(cls, xml: str) -> RobotModel:
+        """Parse URDF XML; raise :class:`ModelError` with the parser's reason when it fails."""
+        robot = _parse_urdf(xml)
+        joints = [_joint_from_urdf(j) for j in robot.joints]
+        return cls(robot.name, [link.name for link in robot.links], joints)
+
+    @classmethod
+    def from_urdf_file(cls, path: str | Path) -> RobotModel:
+        """Read and parse a URDF file."""
+        try:
+            xml = Path(path).read_text()
+        except OSError as error:
+            raise ModelError(f"cannot read URDF file '{path}': {error.strerror}") from error
+        return cls.from_urdf_string(xml)
+
+    @property
+    def movable_joints(self) -> tuple[str, ...]:
+        """Names of all revolute, continuous and prismatic joints, in URDF order."""
+        return tuple(name for name, j in self.joints.items() if j.type in MOVABLE_TYPES)
+
+    def chain(self, base_link: str, tip_link: str) -> Chain:
+        """The serial chain from ``base_link`` down to its descendant ``tip_link``."""
+        for link in (base_link, tip_link):
+            self._check_link(link)
+        path: list[Joint] = []
+        link = tip_link
+        while link != base_link:
+            joint = self._parent_joint.get(link)
+            if joint is None and tip_link in self.ancestors(base_link):
+                raise ModelError(
+                    f"'{tip_link}' is above '{base_link}', not below it: a chain runs from a link down "
+                    f"to one of its descendants; swap them: chain('{tip_link}', '{base_link}')"
+                )
+            if joint is None:
+                raise ModelError(
+                    f"'{tip_link}' is not below '{base_link}': they are on different branches of "
+                    f"'{self.name}'; a chain runs from a link to one of its descendants "
+                    f"(ancestors of '{tip_link}': {', '.join(self.ancestors(tip_link))})"
+                )
+            path.append(joint)
+            link = joint.parent
+        return Chain(base_link, tip_link, path[::-1])
+
+    def ancestors(self, link: str) -> list[str]:
+        """Links from ``link``'s parent up to the root."""
+        result = []
+        while link in self._parent_joint:
+            link = self._parent_joint[link].parent
+            result.append(link)
+        return result
+
+    def _check_link(self, link: str) -> None:
+        if link in self.links:
+            return
+        close = difflib.get_close_matches(link, self.links, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise ModelError(f"unknown link '{link}' in robot '{self.name}'{hint}")
+
+
+def _parse_urdf(xml: str):
+    """urdf_parser_py's robot; its warnings are kept quiet, its errors become ModelError."""
+    warnings: list[str] = []
+    previous = xml_reflection.on_error
+    xml_reflection.on_error = warnings.append
+    try:
+        with redirect_stderr(io.StringIO()):
+            robot = urdf_parser.URDF.from_xml_string(xml)
+    except Exception as error:  # the parser raises many types; all mean "not a usable URDF"
+        raise ModelError(f"URDF does not parse: {error}") from error
+    finally:
+        xml_reflection.on_error = previous
+    if not robot.links:
+        raise ModelError("URDF does not parse: it has no <link>")
+    return robot
