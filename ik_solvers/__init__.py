@@ -5,5 +5,26 @@ The library imports without ROS; everything that needs rclpy lives in ``ik_solve
 
 from ik_solvers.chain import Chain, Joint
 from ik_solvers.model import ModelError, RobotModel
+from ik_solvers.solvers import (
+    BatchResult,
+    IKError,
+    IKResult,
+    InvalidTargetError,
+    UnknownSolverError,
+    UnsupportedChainError,
+    make_solver,
+)
 
-__all__ = ["Chain", "Joint", "ModelError", "RobotModel"]
+__all__ = [
+    "BatchResult",
+    "Chain",
+    "IKError",
+    "IKResult",
+    "InvalidTargetError",
+    "Joint",
+    "ModelError",
+    "RobotModel",
+    "UnknownSolverError",
+    "UnsupportedChainError",
+    "make_solver",
+]

@@ -8,9 +8,9 @@ wrist axis orders, tighter limits. Everything is in metres, radians, kg; REP-103
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from xml.dom import minidom
 
 import numpy as np
-from xml.dom import minidom
 
 AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
 ROLE = {"x": "roll", "y": "pitch", "z": "yaw"}

@@ -1,0 +1,167 @@
+"""What every solver shares: typed results, errors, target checks and the name → solver registry.
+
+A solver answers ``solve(target, seed=None, pole=None)`` with an :class:`IKResult` and
+``solve_batch(targets, seeds=None, poles=None)`` with a :class:`BatchResult`. Targets are 4x4 poses
+of the chain's tip link in the chain's base link frame [m]; ``q`` is in ``chain.joint_names`` order.
+A returned ``q`` is always finite and within the joint limits; when the target cannot be met,
+``success`` is False, ``q`` is the closest solution found and ``message`` says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.chain import Chain
+from ik_solvers.spatial import pose_error
+
+
+class IKError(ValueError):
+    """Base class of the solvers' refusals; the message says what was wrong and what is accepted."""
+
+
+class InvalidTargetError(IKError):
+    """A target, seed or pole is malformed (shape, NaN/inf, not a rotation)."""
+
+
+class UnsupportedChainError(IKError):
+    """The chain's structure fits no solver of the requested kind."""
+
+
+class UnknownSolverError(IKError):
+    """No solver is registered under the requested name."""
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """One solve.
+
+    Attributes:
+        success: the target is met within the solver's tolerances and q is within limits.
+        q: (n,) joint positions [rad or m], chain.joint_names order; finite and within limits.
+        position_error: distance [m] between the target and FK(q).
+        orientation_error: angle [rad] between the target and FK(q) orientations.
+        iterations: iterations used (0 for closed forms without refinement).
+        message: why it failed, or a short description of success.
+    """
+
+    success: bool
+    q: np.ndarray
+    position_error: float
+    orientation_error: float
+    iterations: int
+    message: str
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """N solves at once: the fields of :class:`IKResult` as arrays over the batch.
+
+    Attributes:
+        success: (N,) bool. q: (N, n). position_error, orientation_error: (N,) [m], [rad].
+        iterations: (N,) int. messages: N strings, "" where nothing needs saying.
+    """
+
+    success: np.ndarray
+    q: np.ndarray
+    position_error: np.ndarray
+    orientation_error: np.ndarray
+    iterations: np.ndarray
+    messages: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.success)
+
+    def __getitem__(self, index: int) -> IKResult:
+        return IKResult(
+            bool(self.success[index]),
+            self.q[index],
+            float(self.position_error[index]),
+            float(self.orientation_error[index]),
+            int(self.iterations[index]),
+            self.messages[index],
+        )
+
+
+def check_targets(targets: np.ndarray, batched: bool = False) -> np.ndarray:
+    """Validate (4, 4) — or (N, 4, 4) when ``batched`` — poses; return them as float arrays.
+
+    Raises:
+        InvalidTargetError: wrong shape, a non-finite entry, or a rotation part that is not a
+            rotation matrix (orthonormal with determinant +1, to 1e-6).
+    """
+    targets = np.asarray(targets, dtype=float)
+    expected = (4, 4) if not batched else ("N", 4, 4)
+    if targets.shape[-2:] != (4, 4) or targets.ndim != (3 if batched else 2):
+        raise InvalidTargetError(f"target has shape {targets.shape}; expected {expected} homogeneous pose(s)")
+    bad = ~np.isfinite(targets).all(axis=(-2, -1)) | ~is_rotation(targets[..., :3, :3])
+    if np.any(bad):
+        where = f" at indices {np.flatnonzero(bad)[:10].tolist()}" if batched else ""
+        raise InvalidTargetError(
+            f"target{where} is not a finite pose with an orthonormal rotation (det +1); "
+            "send finite numbers and a unit quaternion or rotation matrix"
+        )
+    return targets
+
+
+def is_rotation(rotation: np.ndarray, tolerance: float = 1e-6) -> np.ndarray:
+    """(...) bool: (..., 3, 3) is orthonormal with determinant +1 within ``tolerance``."""
+    with np.errstate(invalid="ignore"):
+        gram = np.swapaxes(rotation, -1, -2) @ rotation
+        orthonormal = np.all(np.abs(gram - np.eye(3)) < tolerance, axis=(-2, -1))
+        return orthonormal & (np.linalg.det(rotation) > 0)
+
+
+def check_seed(chain: Chain, seed: np.ndarray | None, count: int | None = None) -> np.ndarray:
+    """A seed (n,) — or (count, n) — within limits: None gives the limits' midpoint clipped to 0.
+
+    A finite seed outside the limits is clipped into them (a measured state can overshoot).
+
+    Raises:
+        InvalidTargetError: wrong shape or a non-finite entry.
+    """
+    if seed is None:
+        rest = np.clip(np.zeros(chain.n), chain.lower, chain.upper)
+        return rest if count is None else np.tile(rest, (count, 1))
+    seed = np.asarray(seed, dtype=float)
+    shape = (chain.n,) if count is None else (count, chain.n)
+    if seed.shape != shape or not np.all(np.isfinite(seed)):
+        raise InvalidTargetError(
+            f"seed has shape {seed.shape} or non-finite entries; expected finite {shape} "
+            f"for the joints {list(chain.joint_names)}"
+        )
+    return np.clip(seed, chain.lower, chain.upper)
+
+
+def measure(chain: Chain, q: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Position [m] and orientation [rad] errors of FK(q) against target, single or batched."""
+    return pose_error(target, chain.fk(q))
+
+
+SolverFactory = Callable[..., object]
+SOLVERS: dict[str, SolverFactory] = {}
+
+
+def register_solver(kind: str) -> Callable[[SolverFactory], SolverFactory]:
+    """Decorator: make ``factory(chain, **options)`` available as ``make_solver(kind, chain)``."""
+
+    def register(factory: SolverFactory) -> SolverFactory:
+        SOLVERS[kind] = factory
+        return factory
+
+    return register
+
+
+def make_solver(kind: str, chain: Chain, **options: object):
+    """The solver ``kind`` ("geometric" or "jacobian") for ``chain``, configured by ``options``.
+
+    Raises:
+        UnknownSolverError: no solver of that name; the message lists the valid names.
+        UnsupportedChainError: the chain's structure fits none of that kind's solvers.
+    """
+    factory = SOLVERS.get(kind)
+    if factory is None:
+        raise UnknownSolverError(f"unknown solver '{kind}'; valid solvers: {', '.join(sorted(SOLVERS))}")
+    return factory(chain, **options)

@@ -1,0 +1,155 @@
+"""Rotations, quaternions and pose errors, vectorised over leading axes.
+
+Quaternions are in ROS order ``(x, y, z, w)``. Rotation matrices are (..., 3, 3), poses (..., 4, 4)
+homogeneous transforms [m]. Angles are in radians.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def quaternion_to_matrix(quaternion: np.ndarray) -> np.ndarray:
+    """(..., 4) quaternions (x, y, z, w), normalised here, → (..., 3, 3) rotation matrices.
+
+    Raises:
+        ValueError: a quaternion is not finite or has zero norm (it names no rotation).
+    """
+    quaternion = np.asarray(quaternion, dtype=float)
+    norm = np.linalg.norm(quaternion, axis=-1, keepdims=True)
+    if not np.all(np.isfinite(quaternion)) or np.any(norm < 1e-12):
+        raise ValueError(
+            f"quaternion {quaternion.tolist()} is not a rotation: it needs finite, non-zero (x, y, z, w)"
+        )
+    x, y, z, w = np.moveaxis(quaternion / norm, -1, 0)
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
+            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
+            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
+        ],
+        axis=-2,
+    )
+
+
+def matrix_to_quaternion(rotation: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) rotation matrices → (..., 4) unit quaternions (x, y, z, w) with w >= 0."""
+    rotation = np.asarray(rotation, dtype=float)
+    m = rotation
+    trace = m[..., 0, 0] + m[..., 1, 1] + m[..., 2, 2]
+    # Four candidate formulas; each is accurate where its pivot (|w|, |x|, |y|, |z|) is largest.
+    candidates = np.stack(
+        [
+            np.stack(
+                [
+                    m[..., 2, 1] - m[..., 1, 2],
+                    m[..., 0, 2] - m[..., 2, 0],
+                    m[..., 1, 0] - m[..., 0, 1],
+                    1 + trace,
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    1 + 2 * m[..., 0, 0] - trace,
+                    m[..., 0, 1] + m[..., 1, 0],
+                    m[..., 0, 2] + m[..., 2, 0],
+                    m[..., 2, 1] - m[..., 1, 2],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    m[..., 0, 1] + m[..., 1, 0],
+                    1 + 2 * m[..., 1, 1] - trace,
+                    m[..., 1, 2] + m[..., 2, 1],
+                    m[..., 0, 2] - m[..., 2, 0],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    m[..., 0, 2] + m[..., 2, 0],
+                    m[..., 1, 2] + m[..., 2, 1],
+                    1 + 2 * m[..., 2, 2] - trace,
+                    m[..., 1, 0] - m[..., 0, 1],
+                ],
+                -1,
+            ),
+        ],
+        axis=-2,
+    )
+    pivots = np.stack(
+        [1 + trace, 1 + 2 * m[..., 0, 0] - trace, 1 + 2 * m[..., 1, 1] - trace, 1 + 2 * m[..., 2, 2] - trace],
+        -1,
+    )
+    best = np.take_along_axis(candidates, np.argmax(pivots, axis=-1)[..., None, None], axis=-2)[..., 0, :]
+    quaternion = best / np.linalg.norm(best, axis=-1, keepdims=True)
+    return np.where(quaternion[..., 3:] < 0, -quaternion, quaternion)
+
+
+def pose_matrix(position: np.ndarray, quaternion: np.ndarray) -> np.ndarray:
+    """(..., 4, 4) pose from (..., 3) position [m] and (..., 4) quaternion (x, y, z, w)."""
+    rotation = quaternion_to_matrix(quaternion)
+    pose = np.zeros(rotation.shape[:-2] + (4, 4))
+    pose[..., :3, :3] = rotation
+    pose[..., :3, 3] = position
+    pose[..., 3, 3] = 1.0
+    return pose
+
+
+def rotation_log(rotation: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) rotations → (..., 3) rotation vectors (axis × angle, angle in [0, pi]).
+
+    Accurate near 0 (no arccos of a number near 1) and near pi (axis from the symmetric part).
+    """
+    rotation = np.asarray(rotation, dtype=float)
+    s = 0.5 * np.stack(
+        [
+            rotation[..., 2, 1] - rotation[..., 1, 2],
+            rotation[..., 0, 2] - rotation[..., 2, 0],
+            rotation[..., 1, 0] - rotation[..., 0, 1],
+        ],
+        axis=-1,
+    )
+    sin_angle = np.linalg.norm(s, axis=-1)
+    cos_angle = 0.5 * (np.trace(rotation, axis1=-2, axis2=-1) - 1.0)
+    angle = np.arctan2(sin_angle, cos_angle)
+    scale = np.where(sin_angle > 1e-12, angle / np.maximum(sin_angle, 1e-300), 1.0)
+    result = s * scale[..., None]
+    near_pi = (cos_angle < 0.0) & (sin_angle < 1e-6)
+    if np.any(near_pi):
+        result[near_pi] = _log_near_pi(rotation[near_pi], angle[near_pi])
+    return result
+
+
+def _log_near_pi(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Rotation vectors of (M, 3, 3) rotations whose angle is close to pi."""
+    symmetric = 0.5 * (rotation + np.swapaxes(rotation, -1, -2)) + np.eye(3)  # = 2 u uᵀ at angle pi
+    column = np.argmax(np.diagonal(symmetric, axis1=-2, axis2=-1), axis=-1)
+    axis = np.take_along_axis(symmetric, column[:, None, None], axis=-1)[..., 0]
+    axis /= np.linalg.norm(axis, axis=-1, keepdims=True)
+    return axis * angle[:, None]
+
+
+def rotation_angle_between(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Angle [rad] of the rotation from ``first`` to ``second`` (..., 3, 3), in [0, pi]."""
+    relative = np.swapaxes(first, -1, -2) @ second
+    return np.linalg.norm(rotation_log(relative), axis=-1)
+
+
+def pose_error(target: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Position error [m] and orientation error [rad] between (..., 4, 4) poses."""
+    position = np.linalg.norm(target[..., :3, 3] - actual[..., :3, 3], axis=-1)
+    return position, rotation_angle_between(target[..., :3, :3], actual[..., :3, :3])
+
+
+def twist_error(target: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    """(..., 6) error that moves ``actual`` to ``target``, in the base frame.
+
+    Rows 0-2: position difference [m]; rows 3-5: rotation vector of target · actualᵀ [rad],
+    the quantity the geometric Jacobian's angular rows map joint steps to.
+    """
+    linear = target[..., :3, 3] - actual[..., :3, 3]
+    angular = rotation_log(target[..., :3, :3] @ np.swapaxes(actual[..., :3, :3], -1, -2))
+    return np.concatenate([linear, angular], axis=-1)
