@@ -1,0 +1,49 @@
+"""Build script of the ament_python package ik_solvers (colcon and pip)."""
+
+import os
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE_NAME = "ik_solvers"
+SHARE = f"share/{PACKAGE_NAME}"
+
+
+def share_files(folder: str) -> list[tuple[str, list[str]]]:
+    """Data-file entries installing every file under ``folder`` into share/.
+
+    Globbing at build time means files added later are installed without
+    editing this script. Sub-folders keep their relative layout.
+    """
+    entries: dict[str, list[str]] = {}
+    for path in sorted(glob(f"{folder}/**/*", recursive=True)):
+        if not os.path.isfile(path):
+            continue
+        parent = path.rsplit("/", 1)[0]
+        entries.setdefault(f"{SHARE}/{parent}", []).append(path)
+    return sorted(entries.items())
+
+
+setup(
+    name=PACKAGE_NAME,
+    version="0.1.0",
+    packages=find_packages(include=[PACKAGE_NAME, f"{PACKAGE_NAME}.*"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE_NAME}"]),
+        (SHARE, ["package.xml"]),
+        *share_files("launch"),
+        *share_files("urdf"),
+        *share_files("config"),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=True,
+    maintainer="ik_solvers maintainers",
+    maintainer_email="maintainers@ik-solvers.invalid",
+    description="Inverse kinematics for a humanoid's legs and arms, with a ROS 2 node.",
+    license="Apache-2.0",
+    entry_points={
+        "console_scripts": [
+            "ik_demo = ik_solvers.ros.demo:main",
+        ],
+    },
+)
