@@ -133,6 +133,16 @@ class Chain:
             jacobian[3:, self.prismatic] = 0.0
         return jacobian
 
+    def joint_frames(self, q: np.ndarray) -> np.ndarray:
+        """(n, 4, 4) frame of each movable joint, after its own motion, in the base frame.
+
+        Joint i's axis is ``frames[i, :3, :3] @ axes[i]`` through the point ``frames[i, :3, 3]``.
+        """
+        q = self._check_q(q)
+        if q.ndim != 1:
+            raise ValueError(f"joint_frames takes one configuration of shape ({self.n},), got {q.shape}")
+        return self._frames(q)[: self.n]
+
     def fk(self, q: np.ndarray) -> np.ndarray:
         """Pose of the tip link in the base frame.
 
