@@ -1,0 +1,111 @@
+"""Shared fixtures: an isolated, loopback-only ROS 2 environment for every test session.
+
+At import (before any test imports rclpy) this module
+- keeps DDS discovery on loopback (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``),
+- sends ROS logs to ``log/ros`` inside the repository (``ROS_LOG_DIR``),
+- reserves a ``ROS_DOMAIN_ID`` that no concurrent test session on this machine holds
+  (ros-domain-coordinator: a bound local port per domain id, held for the session).
+
+Subprocesses started through the fixtures inherit the same environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+from pathlib import Path
+
+import pytest
+from ros_helpers import ProcessRunner
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_SESSION_RESOURCES = contextlib.ExitStack()
+
+
+def _reserve_domain_id() -> int:
+    """A ROS domain id in 1..100 that no other process using domain_coordinator holds."""
+    from domain_coordinator import domain_id
+
+    offset = random.randrange(100)
+    counter = iter(range(offset, offset + 100))
+    return _SESSION_RESOURCES.enter_context(domain_id(lambda: next(counter) % 100 + 1))
+
+
+def _configure_ros_environment() -> None:
+    """Set the variables that rclpy reads at initialisation; see the module docstring."""
+    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    os.environ.pop("ROS_STATIC_PEERS", None)
+    log_dir = Path(os.environ.setdefault("ROS_LOG_DIR", str(REPO_ROOT / "log" / "ros")))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["ROS_DOMAIN_ID"] = str(_reserve_domain_id())
+
+
+_configure_ros_environment()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Show the session's ROS settings at the top of the test report."""
+    return (
+        f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']} "
+        f"ROS_AUTOMATIC_DISCOVERY_RANGE={os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE']} "
+        f"ROS_LOG_DIR={os.environ['ROS_LOG_DIR']}"
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Release the domain id reservation."""
+    _SESSION_RESOURCES.close()
+
+
+@pytest.fixture
+def rclpy_context():
+    """An initialised rclpy Context of its own, shut down after the test.
+
+    Create nodes and executors with ``context=rclpy_context``.
+    """
+    rclpy = pytest.importorskip("rclpy")
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=int(os.environ["ROS_DOMAIN_ID"]))
+    try:
+        yield context
+    finally:
+        context.try_shutdown()
+
+
+@pytest.fixture
+def executor(rclpy_context):
+    """A single-threaded executor in ``rclpy_context``; nodes added to it are destroyed after."""
+    from rclpy.executors import SingleThreadedExecutor
+
+    executor = SingleThreadedExecutor(context=rclpy_context)
+    try:
+        yield executor
+    finally:
+        for node in executor.get_nodes():
+            executor.remove_node(node)
+            node.destroy_node()
+        executor.shutdown()
+
+
+@pytest.fixture
+def make_node(rclpy_context, executor):
+    """Factory ``make_node(name) -> rclpy.node.Node`` in the test's context, spun by ``executor``."""
+    from rclpy.node import Node
+
+    def make(name: str, **kwargs) -> Node:
+        node = Node(name, context=rclpy_context, **kwargs)
+        executor.add_node(node)
+        return node
+
+    return make
+
+
+@pytest.fixture
+def processes(tmp_path: Path):
+    """A :class:`ros_helpers.ProcessRunner`; every process it started is stopped after the test."""
+    runner = ProcessRunner(log_dir=tmp_path)
+    try:
+        yield runner
+    finally:
+        runner.stop_all()

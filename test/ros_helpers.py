@@ -1,0 +1,120 @@
+"""Helpers for tests that run real ROS 2 nodes: waiting on conditions, managing subprocesses.
+
+Never sleep a fixed time: spin until the condition holds, with a deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 10.0  # [s] generous: discovery usually takes ~0.1–0.3 s, rarely ~3 s
+
+
+def spin_until(
+    executor, condition: Callable[[], bool], timeout: float = DEFAULT_TIMEOUT
+) -> bool:
+    """Spin ``executor`` until ``condition()`` is true or ``timeout`` [s] passes; return the condition."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return condition()
+        executor.spin_once(timeout_sec=min(0.05, remaining))
+    return True
+
+
+def wait_for_matching(
+    executor, endpoint, count: int = 1, timeout: float = DEFAULT_TIMEOUT
+) -> bool:
+    """Spin until a publisher has ``count`` matched subscriptions (or a subscription ``count`` publishers)."""
+    if hasattr(endpoint, "get_subscription_count"):
+        matched = endpoint.get_subscription_count
+    else:
+        matched = endpoint.get_publisher_count
+    return spin_until(executor, lambda: matched() >= count, timeout)
+
+
+def console_script(name: str) -> str:
+    """Path of console script ``name``: next to this Python interpreter first, then on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(
+            f"console script {name!r} is neither in {beside.parent} nor on PATH"
+        )
+    return found
+
+
+class ProcessRunner:
+    """Starts processes with the test's environment and stops them cleanly.
+
+    Output of each process goes to a file in ``log_dir`` (no pipe to fill up);
+    :meth:`output` reads it.
+    """
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self._started: list[tuple[subprocess.Popen, Path]] = []
+
+    def start(
+        self, argv: list[str], env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
+        """Start ``argv`` with ``os.environ`` (plus ``env``), output to a log file."""
+        log_path = (
+            self.log_dir / f"process-{len(self._started)}-{Path(argv[0]).name}.log"
+        )
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                argv,
+                env={**os.environ, **(env or {})},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self._started.append((process, log_path))
+        return process
+
+    def start_console_script(
+        self, name: str, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
+        """Start console script ``name`` (e.g. ``ik_node``) with ``args``."""
+        return self.start([console_script(name), *args], env)
+
+    def start_python(
+        self, script: Path, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
+        """Start a Python file with this interpreter."""
+        return self.start([sys.executable, str(script), *args], env)
+
+    def output(self, process: subprocess.Popen) -> str:
+        """Everything ``process`` printed so far (stdout and stderr)."""
+        for started, log_path in self._started:
+            if started is process:
+                return log_path.read_text(errors="replace")
+        raise ValueError("process was not started by this runner")
+
+    @staticmethod
+    def stop(process: subprocess.Popen, timeout: float = 5.0) -> int:
+        """SIGINT, wait up to ``timeout`` [s], then SIGKILL; return the exit code."""
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=timeout)
+        return process.returncode
+
+    def stop_all(self) -> None:
+        """Stop every process started by this runner, most recent first."""
+        for process, _ in reversed(self._started):
+            self.stop(process)
