@@ -9,6 +9,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+# The ROS 2 Kilted wheels on PyPI are built for CPython 3.11 only.
+PYTHON ?= python3
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
@@ -30,7 +32,9 @@ help:
 setup: $(STAMPS)/package
 
 $(PY):
-	python3 -m venv "$(VENV)"
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and \
+		f"the ROS 2 Kilted wheels need Python 3.11, {sys.executable} is {sys.version.split()[0]}: make setup PYTHON=python3.11")'
+	$(PYTHON) -m venv "$(VENV)"
 	touch "$(VENV)/COLCON_IGNORE"
 
 $(STAMPS)/requirements: requirements.txt requirements-dev.txt | $(PY)
