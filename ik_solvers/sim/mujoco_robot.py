@@ -1,0 +1,208 @@
+"""A URDF robot in MuJoCo: floor, gravity, a position servo on every actuated joint.
+
+The simulated robot is built from the same URDF XML the IK node reads. MuJoCo's URDF importer
+turns revolute joints into hinges with their limits; this module adds
+
+- a floor (plane at z = 0) and a light,
+- one position actuator per movable joint: stiffness ``kp = effort / saturation_error`` [N m/rad]
+  so that a joint saturates at its URDF effort limit when it is ``saturation_error`` [rad] off
+  target; damping by ``damping_ratio`` (1 = critically damped about the joint's own inertia);
+  force limited to ``effort_scale`` times the URDF effort limit,
+- fixed base (the root link welded ``base_height`` [m] above the floor) or floating base (a free
+  joint: the robot stands on its feet, lowered until its lowest geometry touches the floor).
+
+It imports without ROS. Units: metres, radians, seconds, N m.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+FREE_JOINT = "floating_base"
+SIM_ROOT = "sim_world"
+FLOOR_FRICTION = (1.0, 0.005, 0.0001)
+
+
+@dataclass(frozen=True)
+class ServoConfig:
+    """How the joints' position servos and the physics are set up.
+
+    Attributes:
+        saturation_error: [rad] position error at which a servo reaches its effort limit.
+        damping_ratio: servo damping relative to critical damping of the joint's own inertia.
+        effort_scale: factor on the URDF effort limits [N m] used as actuator force limits.
+        floating_base: True: free root with the feet on the floor; False: root fixed in space.
+        base_height: [m] height of the fixed root above the floor (fixed base only).
+        timestep: [s] physics step.
+    """
+
+    saturation_error: float = 0.05
+    damping_ratio: float = 1.0
+    effort_scale: float = 1.0
+    floating_base: bool = False
+    base_height: float = 1.0
+    timestep: float = 0.002
+
+    def __post_init__(self) -> None:
+        for name in ("saturation_error", "effort_scale", "timestep"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0.0):
+                raise ValueError(f"{name} must be a positive finite number, got {value}")
+        if not (math.isfinite(self.damping_ratio) and self.damping_ratio >= 0.0):
+            raise ValueError(f"damping_ratio must be finite and >= 0, got {self.damping_ratio}")
+
+
+def _with_root_joint(urdf_xml: str, config: ServoConfig) -> str:
+    """URDF XML whose root link hangs from an added link by a floating or fixed joint.
+
+    MuJoCo fuses a fixed root into its world body (here ``base_height`` above the floor); a
+    ``floating`` URDF joint becomes a free joint.
+    """
+    root = _root_link(urdf_xml)
+    joint_type = "floating" if config.floating_base else "fixed"
+    height = 0.0 if config.floating_base else config.base_height
+    extra = (
+        f'<link name="{SIM_ROOT}"/>'
+        f'<joint name="{FREE_JOINT}" type="{joint_type}"><parent link="{SIM_ROOT}"/>'
+        f'<child link="{root}"/><origin xyz="0 0 {height!r}"/></joint>'
+    )
+    close = urdf_xml.rfind("</robot>")
+    if close < 0:
+        raise ValueError("URDF XML has no </robot> element")
+    return urdf_xml[:close] + extra + urdf_xml[close:]
+
+
+def _root_link(urdf_xml: str) -> str:
+    """The one link that is no joint's child."""
+    links = re.findall(r'<link\s+name="([^"]+)"', urdf_xml)
+    children = set(re.findall(r'<child\s+link="([^"]+)"', urdf_xml))
+    roots = [link for link in links if link not in children]
+    if len(roots) != 1:
+        raise ValueError(f"URDF must have exactly one root link, found {roots}")
+    return roots[0]
+
+
+def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
+    """MjSpec of the URDF robot with floor, light and position servos; see the module docstring."""
+    spec = mujoco.MjSpec.from_string(_with_root_joint(urdf_xml, config))
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    spec.option.timestep = config.timestep
+    spec.option.gravity = (0.0, 0.0, -9.81)
+    floor = spec.worldbody.add_geom()
+    floor.name, floor.type, floor.size = "floor", mujoco.mjtGeom.mjGEOM_PLANE, (0.0, 0.0, 0.05)
+    floor.friction = FLOOR_FRICTION
+    floor.rgba = (0.75, 0.8, 0.85, 1.0)
+    light = spec.worldbody.add_light()
+    light.pos, light.dir = (0.0, 0.0, 3.0), (0.0, 0.0, -1.0)
+    for joint in spec.joints:
+        if joint.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
+            _add_servo(spec, joint, config)
+    return spec
+
+
+def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig) -> None:
+    """A position actuator on ``joint`` with gains and force limit from its URDF effort limit."""
+    effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
+    if not math.isfinite(effort) or effort <= 0.0:
+        raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+    actuator = spec.add_actuator()
+    actuator.name, actuator.target = joint.name, joint.name
+    actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
+    actuator.set_to_position(kp=effort / config.saturation_error, dampratio=config.damping_ratio)
+    actuator.forcelimited = True
+    actuator.forcerange = (-effort * config.effort_scale, effort * config.effort_scale)
+    joint.actfrclimited = False  # the actuator's own force limit applies
+
+
+class MujocoRobot:
+    """A compiled MuJoCo model and its state, addressed by URDF joint names.
+
+    Attributes:
+        joint_names: the actuated joints, in URDF order.
+        lower, upper: (n,) joint limits [rad or m].
+    """
+
+    def __init__(self, urdf_xml: str, config: ServoConfig | None = None) -> None:
+        self.config = config or ServoConfig()
+        self.model = build_spec(urdf_xml, self.config).compile()
+        self.data = mujoco.MjData(self.model)
+        self.joint_names: tuple[str, ...] = tuple(self.model.actuator(i).name for i in range(self.model.nu))
+        joint_ids = [self.model.joint(name).id for name in self.joint_names]
+        self._qpos = np.array([self.model.jnt_qposadr[j] for j in joint_ids])
+        self._qvel = np.array([self.model.jnt_dofadr[j] for j in joint_ids])
+        self.lower = self.model.jnt_range[joint_ids, 0].copy()
+        self.upper = self.model.jnt_range[joint_ids, 1].copy()
+        self._index = {name: i for i, name in enumerate(self.joint_names)}
+        self.reset(np.clip(np.zeros(len(self.joint_names)), self.lower, self.upper))
+
+    @property
+    def time(self) -> float:
+        """Simulated time [s]."""
+        return float(self.data.time)
+
+    def reset(self, positions: np.ndarray) -> None:
+        """Put the joints at ``positions`` (n,) [rad], at rest, servos holding them.
+
+        With a floating base the robot is placed upright and lowered until its lowest
+        geometry rests on the floor.
+        """
+        mujoco.mj_resetData(self.model, self.data)
+        self.data.qpos[self._qpos] = positions
+        self.data.ctrl[:] = positions
+        if self.config.floating_base:
+            self._place_on_floor()
+        mujoco.mj_forward(self.model, self.data)
+
+    def _place_on_floor(self) -> None:
+        """Shift the free joint's height so that the lowest robot geometry touches z = 0."""
+        self.data.qpos[:7] = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        mujoco.mj_forward(self.model, self.data)
+        floor = self.model.geom("floor").id
+        lowest = min(_geom_lowest_z(self.model, self.data, g) for g in range(self.model.ngeom) if g != floor)
+        self.data.qpos[2] = -lowest
+
+    def set_targets(self, names: list[str], positions: list[float]) -> list[str]:
+        """Command the named joints to ``positions`` [rad], clipped to their limits.
+
+        Returns:
+            the names that are not actuated joints of this robot (their commands are ignored).
+        """
+        unknown = [name for name in names if name not in self._index]
+        for name, position in zip(names, positions):
+            i = self._index.get(name)
+            if i is not None and math.isfinite(position):
+                self.data.ctrl[i] = min(max(position, self.lower[i]), self.upper[i])
+        return unknown
+
+    def step(self, count: int = 1) -> None:
+        """Advance the physics by ``count`` time steps."""
+        mujoco.mj_step(self.model, self.data, nstep=count)
+
+    def joint_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(positions [rad], velocities [rad/s], actuator efforts [N m]), each (n,)."""
+        return (
+            self.data.qpos[self._qpos].copy(),
+            self.data.qvel[self._qvel].copy(),
+            self.data.actuator_force.copy(),
+        )
+
+    def base_pose(self) -> np.ndarray:
+        """(7,) root position [m] and orientation quaternion (w, x, y, z) in the world."""
+        if self.config.floating_base:
+            return self.data.qpos[:7].copy()
+        return np.array([0.0, 0.0, self.config.base_height, 1.0, 0.0, 0.0, 0.0])
+
+
+def _geom_lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
+    """Lowest world z [m] of a geom, from its bounding box corners (spheres: radius)."""
+    centre, rotation = data.geom_xpos[geom], data.geom_xmat[geom].reshape(3, 3)
+    half = model.geom_aabb[geom, 3:]
+    offset = model.geom_aabb[geom, :3]
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    corners = centre + (offset + signs * half) @ rotation.T
+    return float(corners[:, 2].min())
