@@ -44,6 +44,7 @@ setup(
     entry_points={
         "console_scripts": [
             "ik_demo = ik_solvers.ros.demo:main",
+            "ik_node = ik_solvers.ros.ik_node:main",
             "sim_node = ik_solvers.ros.sim_node:main",
         ],
     },

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,42 @@ def processes(tmp_path: Path):
         yield runner
     finally:
         runner.stop_all()
+
+
+@dataclass
+class RosSession:
+    """rclpy context, executor, node factory and process runner shared by one test module."""
+
+    context: object
+    executor: object
+    processes: ProcessRunner
+
+    def make_node(self, name: str, **kwargs):
+        """A node in this session's context, spun by its executor."""
+        from rclpy.node import Node
+
+        node = Node(name, context=self.context, **kwargs)
+        self.executor.add_node(node)
+        return node
+
+
+@pytest.fixture(scope="module")
+def ros_module(tmp_path_factory):
+    """A :class:`RosSession` for a whole module: start a node process once, test it many times."""
+    rclpy = pytest.importorskip("rclpy")
+    from rclpy.executors import SingleThreadedExecutor
+
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=int(os.environ["ROS_DOMAIN_ID"]))
+    session = RosSession(
+        context, SingleThreadedExecutor(context=context), ProcessRunner(tmp_path_factory.mktemp("processes"))
+    )
+    try:
+        yield session
+    finally:
+        session.processes.stop_all()
+        for node in session.executor.get_nodes():
+            session.executor.remove_node(node)
+            node.destroy_node()
+        session.executor.shutdown()
+        context.try_shutdown()

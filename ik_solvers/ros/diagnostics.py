@@ -1,0 +1,68 @@
+"""Per-chain counters of the ik_node and their diagnostic_msgs form.
+
+Each chain reports one DiagnosticStatus named ``<node>: <chain>``: solves, failures, refused
+inputs, the last error, and the last and mean solve time [ms].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+
+
+@dataclass
+class ChainStats:
+    """What happened on one chain since start-up. Times in seconds."""
+
+    solves: int = 0
+    failures: int = 0
+    refused: int = 0
+    last_error: str = ""
+    last_ok: bool = True
+    last_solve_time: float = 0.0
+    total_solve_time: float = 0.0
+
+    def record_solve(self, success: bool, seconds: float, message: str) -> None:
+        """Count one solve that took ``seconds``; a failure keeps ``message`` as the last error."""
+        self.solves += 1
+        self.last_solve_time = seconds
+        self.total_solve_time += seconds
+        self.last_ok = success
+        if not success:
+            self.failures += 1
+            self.last_error = message
+
+    def record_refusal(self, message: str) -> None:
+        """Count one input refused before solving (malformed, stale, unknown frame...)."""
+        self.refused += 1
+        self.last_ok = False
+        self.last_error = message
+
+
+def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> DiagnosticStatus:
+    """The DiagnosticStatus of one chain: OK while the last input was solved, WARN otherwise."""
+    mean = stats.total_solve_time / stats.solves if stats.solves else 0.0
+    values = {
+        "solver": solver,
+        "solves": str(stats.solves),
+        "failures": str(stats.failures),
+        "refused_inputs": str(stats.refused),
+        "last_error": stats.last_error,
+        "last_solve_time_ms": f"{1e3 * stats.last_solve_time:.3f}",
+        "mean_solve_time_ms": f"{1e3 * mean:.3f}",
+    }
+    return DiagnosticStatus(
+        level=DiagnosticStatus.OK if stats.last_ok else DiagnosticStatus.WARN,
+        name=f"{node_name}: {chain}",
+        message="ok" if stats.last_ok else stats.last_error,
+        hardware_id=chain,
+        values=[KeyValue(key=k, value=v) for k, v in values.items()],
+    )
+
+
+def diagnostic_array(statuses: list[DiagnosticStatus], stamp) -> DiagnosticArray:
+    """A DiagnosticArray of ``statuses`` stamped ``stamp``."""
+    array = DiagnosticArray(status=statuses)
+    array.header.stamp = stamp
+    return array

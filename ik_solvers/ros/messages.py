@@ -1,0 +1,93 @@
+"""ROS messages ↔ numpy, with the checks that keep bad input out of the solvers.
+
+Poses become 4x4 homogeneous transforms [m]; quaternions are (x, y, z, w) as in ROS. A pose with a
+non-finite number or a zero quaternion is refused with :class:`MessageError`; a non-unit
+quaternion is normalised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+from builtin_interfaces.msg import Time
+from geometry_msgs.msg import Point, Pose
+from sensor_msgs.msg import JointState
+
+from ik_solvers.spatial import pose_matrix
+
+MIN_QUATERNION_NORM = 1e-6
+
+
+class MessageError(ValueError):
+    """A message's content cannot be used; the message says what was wrong and what is accepted."""
+
+
+def point_to_array(point: Point, what: str = "position") -> np.ndarray:
+    """(3,) [m] from a geometry_msgs Point (or Vector3); refuses NaN/inf."""
+    values = np.array([point.x, point.y, point.z], dtype=float)
+    if not np.all(np.isfinite(values)):
+        raise MessageError(f"{what} {values.tolist()} has NaN/inf entries; send finite numbers [m]")
+    return values
+
+
+def pose_to_matrix(pose: Pose) -> np.ndarray:
+    """(4, 4) homogeneous transform from a geometry_msgs Pose; the quaternion is normalised.
+
+    Raises:
+        MessageError: NaN/inf anywhere, or a quaternion of (near) zero norm.
+    """
+    position = point_to_array(pose.position)
+    q = pose.orientation
+    quaternion = np.array([q.x, q.y, q.z, q.w], dtype=float)
+    if not np.all(np.isfinite(quaternion)):
+        raise MessageError(
+            f"orientation {quaternion.tolist()} has NaN/inf entries; send a unit quaternion (x, y, z, w)"
+        )
+    if np.linalg.norm(quaternion) < MIN_QUATERNION_NORM:
+        raise MessageError(
+            f"orientation {quaternion.tolist()} is a zero quaternion, which names no rotation; "
+            "send a unit quaternion (x, y, z, w), e.g. (0, 0, 0, 1) for the identity"
+        )
+    return pose_matrix(position, quaternion)
+
+
+def joint_positions(message: JointState) -> dict[str, float]:
+    """Joint name → position from a JointState; non-finite positions are left out.
+
+    Raises:
+        MessageError: ``name`` and ``position`` have different lengths.
+    """
+    if len(message.name) != len(message.position):
+        raise MessageError(
+            f"JointState has {len(message.name)} names but {len(message.position)} positions; "
+            "send one position per name"
+        )
+    return {name: float(p) for name, p in zip(message.name, message.position) if np.isfinite(p)}
+
+
+def joint_state(names: Iterable[str], positions: Iterable[float], stamp: Time) -> JointState:
+    """A JointState with ``names`` and ``positions`` [rad or m], stamped ``stamp``."""
+    message = JointState()
+    message.header.stamp = stamp
+    message.name = list(names)
+    message.position = [float(p) for p in positions]
+    return message
+
+
+def ordered_positions(positions: Mapping[str, float], names: Iterable[str]) -> np.ndarray | None:
+    """Positions of ``names`` in that order, or None when any of them is missing."""
+    try:
+        return np.array([positions[name] for name in names], dtype=float)
+    except KeyError:
+        return None
+
+
+def stamp_seconds(stamp: Time) -> float:
+    """A builtin_interfaces Time as seconds."""
+    return stamp.sec + 1e-9 * stamp.nanosec
+
+
+def is_unstamped(stamp: Time) -> bool:
+    """True for the zero stamp (a message sent without a time)."""
+    return stamp.sec == 0 and stamp.nanosec == 0
