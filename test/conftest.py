@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,12 +26,37 @@ _SESSION_RESOURCES = contextlib.ExitStack()
 
 
 def _reserve_domain_id() -> int:
-    """A ROS domain id in 1..100 that no other process using domain_coordinator holds."""
-    from domain_coordinator import domain_id
+    """A ROS domain id in 1..100 that no other process using domain_coordinator holds.
 
+    domain_coordinator holds TCP port 32768 + id bound (never listening) for as long
+    as the id is in use; without it installed, the same scheme is applied here.
+    """
     offset = random.randrange(100)
-    counter = iter(range(offset, offset + 100))
-    return _SESSION_RESOURCES.enter_context(domain_id(lambda: next(counter) % 100 + 1))
+    candidates = iter(range(offset, offset + 100))
+    try:
+        from domain_coordinator import domain_id
+    except ImportError:
+        return _reserve_port_domain_id(candidates)
+
+    def selector() -> int:
+        return next(candidates) % 100 + 1
+
+    return _SESSION_RESOURCES.enter_context(domain_id(selector))
+
+
+def _reserve_port_domain_id(candidates) -> int:
+    """Fallback of :func:`_reserve_domain_id`: bind port 32768 + id for the session."""
+    for value in candidates:
+        domain = value % 100 + 1
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.bind(("", 32768 + domain))
+        except OSError:
+            sock.close()
+            continue
+        _SESSION_RESOURCES.callback(sock.close)
+        return domain
+    raise RuntimeError("no free ROS domain id in 1..100")
 
 
 def _configure_ros_environment() -> None:
@@ -138,7 +164,9 @@ def ros_module(tmp_path_factory):
     context = rclpy.Context()
     rclpy.init(context=context, domain_id=int(os.environ["ROS_DOMAIN_ID"]))
     session = RosSession(
-        context, SingleThreadedExecutor(context=context), ProcessRunner(tmp_path_factory.mktemp("processes"))
+        context,
+        SingleThreadedExecutor(context=context),
+        ProcessRunner(tmp_path_factory.mktemp("processes")),
     )
     try:
         yield session
