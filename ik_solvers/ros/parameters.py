@@ -75,11 +75,11 @@ def _float_range(low: float, high: float) -> dict:
 STATIC_PARAMETERS = {
     "jacobian.method": ("dls", _describe(f"numeric solver method: {', '.join(JACOBIAN_METHODS)}")),
     "jacobian.max_iterations": (
-        100,
-        _describe("iteration cap per solve", integer_range=[IntegerRange(from_value=1, to_value=100000)]),
+        60,
+        _describe("iterations per attempt", integer_range=[IntegerRange(from_value=1, to_value=100000)]),
     ),
     "jacobian.tolerance": (1e-4, _describe("convergence tolerance [m, rad]", **_float_range(1e-12, 1.0))),
-    "jacobian.damping": (0.05, _describe("damped least squares damping", **_float_range(0.0, 10.0))),
+    "jacobian.damping": (0.01, _describe("damped least squares damping weight", **_float_range(0.0, 10.0))),
     "jacobian.timeout": (0.005, _describe("time budget per solve [s]", **_float_range(1e-6, 10.0))),
     "max_velocity_fraction": (
         0.5,

@@ -1,0 +1,105 @@
+"""The ik_node's ros2_control outputs, its start-up refusals, over real DDS.
+
+One node process, namespaced ``/hw``, commands two chains and also publishes a forward command
+controller's Float64MultiArray and a JointTrajectory; other processes are started with broken
+configurations and must exit with the reason.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+pytest.importorskip("rclpy")
+
+from ik_node_harness import IKNodeClient, node_arguments, positions_of
+from ros_helpers import spin_until
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory
+
+from ik_solvers import RobotModel
+from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.base import SOLVERS
+
+MODEL = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+ARM, LEG = MODEL.chain("base_link", "r_wrist"), MODEL.chain("base_link", "l_sole")
+CONTROLLER_JOINTS = [*reversed(ARM.joint_names), *LEG.joint_names]
+SOLVER = "geometric" if "geometric" in SOLVERS else "jacobian"
+START_UP_TIMEOUT = 30.0  # [s] generous for a slow machine; a refused start exits in about 1 s
+
+if SOLVER not in SOLVERS:
+    pytest.skip("no solver registered yet", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def hw(ros_module):
+    arguments = node_arguments(
+        "chain_names:=[left_leg, right_arm]",
+        f"chains.left_leg.solver:={SOLVER}",
+        f"chains.right_arm.solver:={SOLVER}",
+        "ros2_control.controller:=fwd",
+        f"ros2_control.joints:=[{', '.join(CONTROLLER_JOINTS)}]",
+        "trajectory.topic:=traj",
+        namespace="/hw",
+        config=None,
+    )
+    process = ros_module.processes.start_console_script("ik_node", *arguments)
+    client = IKNodeClient(ros_module, process, namespace="/hw", chains=("left_leg", "right_arm"))
+    client.arrays, client.trajectories = [], []
+    client.node.create_subscription(Float64MultiArray, "/fwd/commands", client.arrays.append, 100)
+    client.node.create_subscription(JointTrajectory, "/hw/traj", client.trajectories.append, 100)
+    client.wait_ready()
+    return client
+
+
+def test_forward_controller_gets_every_joint_in_its_order(hw):
+    measured_leg = np.clip(np.full(LEG.n, 0.1), LEG.lower, LEG.upper)
+    target = ARM.fk(0.3 * (ARM.lower + ARM.upper))
+    assert spin_until(hw.executor, lambda: hw.joint_states.get_subscription_count() > 0)
+    hw.joint_states.publish(JointState(name=list(LEG.joint_names), position=measured_leg.tolist()))
+    hw.spin(0.2)  # the measured state must arrive before the first command
+    hw.send_target("right_arm", target)
+    assert spin_until(hw.executor, lambda: bool(hw.arrays) and bool(hw.commands)), hw.output()
+    array, command = np.array(hw.arrays[-1].data), hw.commands[-1]
+    assert len(array) == len(CONTROLLER_JOINTS)
+    np.testing.assert_allclose(array[: ARM.n], positions_of(command, ARM.joint_names[::-1]))
+    np.testing.assert_allclose(array[ARM.n :], measured_leg)
+
+
+def test_trajectory_names_the_commanded_joints_with_a_positive_duration(hw):
+    hw.send_target("right_arm", ARM.fk(0.2 * (ARM.lower + ARM.upper)))
+    assert spin_until(hw.executor, lambda: bool(hw.trajectories)), hw.output()
+    trajectory = hw.trajectories[-1]
+    assert list(trajectory.joint_names) == list(ARM.joint_names)
+    (point,) = trajectory.points
+    assert len(point.positions) == ARM.n
+    assert point.time_from_start.sec > 0 or point.time_from_start.nanosec > 0
+
+
+BROKEN = {
+    "malformed URDF": (["robot_description:=<robot name='r'><link name='a'>"], "URDF does not parse"),
+    "unknown tip link": (["chains.left_arm.tip_link:=l_wrsit"], "unknown link 'l_wrsit'"),
+    "chain without links": (["chain_names:=[tail]"], "chains.tail.base_link"),
+    "controller joint of no chain": (
+        ["chain_names:=[left_arm]", "chains.left_arm.solver:=jacobian", "ros2_control.joints:=[l_knee]"],
+        "ros2_control.joints",
+    ),
+}
+
+
+def test_a_broken_configuration_stops_start_up_with_the_reason(ros_module):
+    started = {
+        case: ros_module.processes.start_console_script("ik_node", *node_arguments(*parameters, config=None))
+        for case, (parameters, _) in BROKEN.items()
+    }
+    for case, process in started.items():
+        try:
+            code = process.wait(timeout=START_UP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        output = ros_module.processes.output(process)
+        assert code == 1, f"{case}: exit code {code}\n{output}"
+        assert "cannot start" in output and BROKEN[case][1] in output, f"{case}:\n{output}"
