@@ -10,11 +10,10 @@ import math
 
 import numpy as np
 import pytest
-import yaml
 
 pytest.importorskip("rclpy")
 
-from ik_node_harness import CHAINS, CONFIG, IKNodeClient, node_arguments, pose_stamped, positions_of
+from ik_node_harness import CHAINS, IKNodeClient, node_arguments, pose_stamped, positions_of
 from ros_helpers import spin_until
 from sensor_msgs.msg import JointState
 
@@ -292,16 +291,3 @@ def test_diagnostics_report_every_chain(ik):
     assert spin_until(ik.executor, complete, 5.0)
     keys = {v.key for v in ik.diagnostics[-1].status[0].values}
     assert {"solver", "solves", "failures", "last_error", "last_solve_time_ms"} <= keys
-
-
-def _flatten(tree: dict, prefix: str = "") -> set[str]:
-    names = set()
-    for key, value in tree.items():
-        name = f"{prefix}{key}"
-        names |= _flatten(value, f"{name}.") if isinstance(value, dict) else {name}
-    return names
-
-
-def test_every_parameter_of_the_packaged_config_is_declared(ik):
-    parameters = yaml.safe_load(CONFIG.read_text())["ik_node"]["ros__parameters"]
-    assert _flatten(parameters) <= ik.parameter_names()
