@@ -22,3 +22,5 @@ __all__ = [
     "UnsupportedChainError",
     "make_solver",
 ]
+
+from ik_solvers.solvers import geometric  # noqa: F401, E402  (registers the "geometric" solver)

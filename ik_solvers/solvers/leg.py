@@ -1,0 +1,213 @@
+"""Biped leg IK in closed form (seed 001), for any sole pose, with every dimension from the URDF.
+
+The leg: hip yaw (1) and hip roll (2) axes meeting at the hip centre H; three parallel pitch axes
+(3 UpperLeg, 4 Knee, 5 Ankle); foot roll (6). Pitch rotations keep every plane normal to the pitch
+axis, and yaw/roll turn about lines through H, so the whole leg below the roll joint stays in one
+plane — the leg plane — whose unit normal y' (the moved pitch axis) satisfies, for every q,
+
+    y' · x_f = 0       the foot roll axis x_f lies in the leg plane, and
+    y' · (F - H) = W   the plane passes at the signed lateral offset W from H (seed 001's W),
+
+with F a point of the foot roll axis. Both are known from the target alone. With d⊥ the part of
+F - H normal to x_f (length rho) and n = d⊥ / rho, m = x_f × n:
+
+    y' = (W / rho) n + sqrt(1 - W² / rho²) m        (the branch of the straight-standing leg)
+
+For a sole parallel to the ground this is seed 001's quadratic in tan(theta_LegRoot) (the root
+with ``ab - W sqrt(a² + b² - W²)``, and theta_LegRoot = theta_Foot); here it holds for any sole
+roll, pitch and yaw, so heel/toe contact and general 6D poses are closed forms too. Then:
+
+- hip yaw and roll turn the pitch axis onto y' (two-axis decomposition; seed 001: yaw = foot yaw
+  minus body yaw when the sole is level);
+- foot roll and the pitch sum (UpperLeg + Knee + Ankle) follow from the target orientation;
+- UpperLeg and Knee are the planar two-link of seed 004 in the leg plane (knee from the law of
+  cosines, theta_k = pi - gamma; UpperLeg = alpha + beta); Ankle = pitch sum - UpperLeg - Knee
+  (seed 001's theta_a = theta_k - theta_u for a level sole).
+
+Signs come from the URDF axes; the knee bends the way its limits allow. No iteration: the result
+is exact to rounding (about 1e-15 m). Out of reach (too far, too close for the knee limits, or the
+foot roll axis closer to H than W) the nearest pose is returned with success False.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ik_solvers.chain import Chain
+from ik_solvers.solvers.closed_form import ClosedFormSolver
+from ik_solvers.solvers.structure import leg_structure, meeting_point, require, sign
+from ik_solvers.solvers.two_link import TwoLink
+from ik_solvers.solvers.vectors import (
+    Ops,
+    add,
+    combine,
+    cross,
+    dot,
+    matvec,
+    rotate,
+    scale,
+    sub,
+    tmatvec,
+)
+
+FAR, CLOSE, LATERAL = 1, 2, 3
+REACH_SLACK = 1e-12  # [m]
+
+
+def _tuple(vector: np.ndarray) -> tuple[float, float, float]:
+    return tuple(float(x) for x in vector)
+
+
+class LegSolver(ClosedFormSolver):
+    """Closed-form IK of a seed-001 leg (see the module docstring); geometry read from the chain.
+
+    Targets are sole (tip link) poses in the chain's base frame [m]. A sole pose has up to four
+    solutions (two leg planes through the foot roll axis, two knee bends); the default is the
+    straight-standing leg's plane with the knee bent the way its limits allow, the others are used
+    where it fails. With a seed, the successful solution nearest the seed wins. ``pole`` (knee hint)
+    is accepted for interface compatibility and not used.
+    """
+
+    structure = "biped leg"
+    branches = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))
+
+    def __init__(self, chain: Chain, tolerance: float = 1e-9) -> None:
+        lines = leg_structure(chain)
+        w, p, tip = lines.directions, lines.points, lines.tip
+        rotation_m, origin_m = tip[:3, :3], tip[:3, 3]
+        hip = meeting_point(p[0], w[0], p[1], w[1])
+        offset = p[5] - hip
+        normal = offset - np.dot(offset, w[5]) * w[5]
+        require(
+            np.linalg.norm(normal) > 1e-6, "biped leg", "the foot roll axis passes through the hip centre"
+        )
+        self.lateral = float(np.dot(w[2], offset))  # W [m]
+        self.hip_sign = sign(np.dot(w[2], np.cross(w[5], normal)))
+        e12 = np.cross(w[0], w[1])
+        self.roll_sign = sign(np.dot(w[2], e12))
+        self._w1, self._w2, self._w3, self._w6, self._e12 = map(_tuple, (w[0], w[1], w[2], w[5], e12))
+        self._hip = _tuple(hip)
+        self._pitch_signs = tuple(sign(np.dot(w[i], w[2])) for i in (2, 3, 4))
+        basis = np.stack([w[5], np.cross(w[2], w[5]), w[2]])  # rows: plane x, plane z, pitch axis
+
+        def plane(v):
+            return tuple(float(x) for x in (basis @ v)[:2])
+
+        self._upper_point = plane(p[2] - hip)
+        self.two_link = TwoLink.build(
+            plane(p[3] - p[2]),
+            plane(p[4] - p[3]),
+            self._pitch_signs[0],
+            self._pitch_signs[1],
+            float(chain.lower[3]),
+            float(chain.upper[3]),
+        )
+        self._link2 = plane(p[4] - p[3])
+        # Tip-frame constants for the closed form, basis constants for the forward check.
+        to_tip = rotation_m.T
+        self._w6_tip, self._p6_tip = _tuple(to_tip @ w[5]), _tuple(to_tip @ (p[5] - origin_m))
+        self._ankle_tip = _tuple(to_tip @ (p[4] - p[5]))
+        self._b1, self._b2 = _tuple(to_tip @ np.cross(w[5], w[2])), _tuple(to_tip @ w[2])
+        self._ankle_height = float(np.dot(w[2], p[4] - hip))
+        self._foot_offset, self._tip_offset = _tuple(basis @ (p[5] - p[4])), _tuple(basis @ (origin_m - p[5]))
+        self._tip_rotation = tuple(_tuple(basis @ rotation_m[:, j]) for j in range(3))
+        self.reach_messages = self._reach_messages()
+        super().__init__(chain, tolerance)
+
+    def _reach_messages(self) -> dict[int, str]:
+        two = self.two_link
+        return {
+            FAR: f"out of reach: the ankle is farther than {two.reach_max:.4g} m (stretched leg) from the hip "
+            "pitch axis; q is the stretched leg pointing at the target",
+            CLOSE: f"out of reach: the ankle is closer than {two.reach_min:.4g} m to the hip pitch axis (knee "
+            "limit); q folds the knee to its limit towards the target",
+            LATERAL: f"out of reach: the foot roll axis passes closer to the hip centre than the lateral offset "
+            f"W = {abs(self.lateral):.4g} m; q is the nearest pose with the leg plane through that axis",
+        }
+
+    def _closed_form(self, rotation, translation, branch, ops: Ops):
+        """Raw joint angles (6-tuple) and reach reason for sole poses given as columns.
+
+        ``branch`` = (hip, knee): +1 the straight-standing leg's side / the knee's natural bend,
+        -1 the other (the leg plane's second tangent through the foot roll axis / knee reversed).
+        """
+        hip_branch, knee_branch = branch
+        foot_axis = matvec(rotation, self._w6_tip)
+        foot_point = add(matvec(rotation, self._p6_tip), translation)
+        offset = sub(foot_point, self._hip)
+        normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
+        rho = ops.sqrt(dot(normal, normal))
+        inverse = 1.0 / ops.maximum(rho, 1e-12)
+        cosine = self.lateral * inverse
+        lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
+        cosine = ops.minimum(ops.maximum(cosine, -1.0), 1.0)
+        unit = scale(normal, inverse)
+        pitch_axis = combine(
+            unit, cosine, cross(foot_axis, unit), hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine)
+        )
+        yaw, roll = self._hip_angles(pitch_axis, ops)
+        v = tmatvec(rotation, pitch_axis)
+        foot = -ops.atan2(dot(self._b1, v), dot(self._b2, v))
+        c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
+        plane_x = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w6))
+        plane_z = cross(pitch_axis, plane_x)
+        pitch_sum = ops.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
+        c6, s6 = ops.cos(foot), ops.sin(foot)
+        ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, self._ankle_tip)))
+        relative = sub(ankle, self._hip)
+        dx = dot(relative, plane_x) - self._upper_point[0]
+        dz = dot(relative, plane_z) - self._upper_point[1]
+        two = self.two_link
+        upper, knee, phi_upper, phi_knee, distance = two.solve(dx, dz, knee_branch * two.natural, ops)
+        ankle_angle = self._pitch_signs[2] * (pitch_sum - phi_upper - phi_knee)
+        reason = ops.where(distance < two.reach_min - REACH_SLACK, CLOSE, 0)
+        reason = ops.where(distance > two.reach_max + REACH_SLACK, FAR, reason)
+        reason = ops.where(lateral_miss, LATERAL, reason)
+        return (yaw, roll, upper, knee, ankle_angle, foot), reason
+
+    def _hip_angles(self, pitch_axis, ops: Ops):
+        """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""
+        along_yaw = dot(self._w1, pitch_axis)
+        across = self.roll_sign * ops.sqrt(ops.maximum(1.0 - along_yaw * along_yaw, 0.0))
+        w1, w2, w3, e12 = self._w1, self._w2, self._w3, self._e12
+        roll = ops.atan2(
+            along_yaw * dot(w2, cross(w3, w1)) + across * dot(w2, cross(w3, e12)),
+            along_yaw * dot(w3, w1) + across * dot(w3, e12),
+        )
+        yaw = ops.atan2(-self.roll_sign * dot(pitch_axis, w2), self.roll_sign * dot(pitch_axis, e12))
+        return yaw, roll
+
+    def _forward(self, q, ops: Ops):
+        """Sole pose (rotation columns, translation) of q, by the leg-plane structure."""
+        yaw, roll, upper, knee, ankle, foot = q
+        c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
+        plane_x = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w6))
+        pitch_axis = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w3))
+        basis = (plane_x, cross(pitch_axis, plane_x), pitch_axis)
+        sign3, sign4, sign5 = self._pitch_signs
+        phi_upper, phi_knee = sign3 * upper, sign4 * knee
+        phi = phi_upper + phi_knee + sign5 * ankle
+        c3, s3 = ops.cos(phi_upper), ops.sin(phi_upper)
+        c34, s34 = ops.cos(phi_upper + phi_knee), ops.sin(phi_upper + phi_knee)
+        (ux, uz), (x1, z1), (x2, z2) = self._upper_point, self.two_link.link1, self._link2
+        ankle_point = (
+            ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34,
+            uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34,
+            self._ankle_height,
+        )
+        cp, sp, c6, s6 = ops.cos(phi), ops.sin(phi), ops.cos(foot), ops.sin(foot)
+
+        def pitch_then_roll(v):  # Rz(phi) Rx(foot) v in the leg-plane basis
+            y, z = c6 * v[1] - s6 * v[2], s6 * v[1] + c6 * v[2]
+            return (cp * v[0] - sp * y, sp * v[0] + cp * y, z)
+
+        tip_local = add(
+            add(ankle_point, _rotate_z(cp, sp, self._foot_offset)), pitch_then_roll(self._tip_offset)
+        )
+        translation = add(self._hip, matvec(basis, tip_local))
+        rotation = tuple(matvec(basis, pitch_then_roll(column)) for column in self._tip_rotation)
+        return rotation, translation
+
+
+def _rotate_z(c, s, v):
+    return (c * v[0] - s * v[1], s * v[0] + c * v[1], v[2])

@@ -1,0 +1,126 @@
+"""3-vector arithmetic that runs unchanged on floats and on numpy columns.
+
+A vector is a tuple ``(x, y, z)`` whose entries are either Python floats (one solve) or (N,) numpy
+arrays holding one entry per target (a batch, "column arithmetic"). The closed-form solvers are
+written once with these helpers and plain operators; :data:`SCALAR` or :data:`COLUMNS` supplies the
+few functions that differ between the two (``math`` for floats, ``numpy`` for columns).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+Vector = tuple  # (x, y, z): floats or (N,) arrays
+
+
+@dataclass(frozen=True)
+class Ops:
+    """The functions that differ between float and column arithmetic."""
+
+    sqrt: Callable
+    atan2: Callable
+    cos: Callable
+    sin: Callable
+    floor: Callable
+    minimum: Callable
+    maximum: Callable
+    where: Callable  # where(condition, a, b)
+
+
+def _choose(condition, a, b):
+    return a if condition else b
+
+
+SCALAR = Ops(math.sqrt, math.atan2, math.cos, math.sin, math.floor, min, max, _choose)
+COLUMNS = Ops(np.sqrt, np.arctan2, np.cos, np.sin, np.floor, np.minimum, np.maximum, np.where)
+
+
+def dot(a: Vector, b: Vector):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a: Vector, b: Vector) -> Vector:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def add(a: Vector, b: Vector) -> Vector:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def sub(a: Vector, b: Vector) -> Vector:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def scale(a: Vector, k) -> Vector:
+    return (a[0] * k, a[1] * k, a[2] * k)
+
+
+def combine(a: Vector, ka, b: Vector, kb) -> Vector:
+    """ka a + kb b."""
+    return (a[0] * ka + b[0] * kb, a[1] * ka + b[1] * kb, a[2] * ka + b[2] * kb)
+
+
+def matvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
+    """M v for the matrix whose columns are ``columns``."""
+    c0, c1, c2 = columns
+    return (
+        c0[0] * v[0] + c1[0] * v[1] + c2[0] * v[2],
+        c0[1] * v[0] + c1[1] * v[1] + c2[1] * v[2],
+        c0[2] * v[0] + c1[2] * v[1] + c2[2] * v[2],
+    )
+
+
+def tmatvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
+    """Mᵀ v for the matrix whose columns are ``columns``."""
+    return (dot(columns[0], v), dot(columns[1], v), dot(columns[2], v))
+
+
+def rotate(axis: Vector, c, s, v: Vector) -> Vector:
+    """Rotate v about the unit ``axis`` by the angle whose cosine and sine are c, s (Rodrigues)."""
+    k = dot(axis, v) * (1.0 - c)
+    w = cross(axis, v)
+    return (
+        v[0] * c + w[0] * s + axis[0] * k,
+        v[1] * c + w[1] * s + axis[1] * k,
+        v[2] * c + w[2] * s + axis[2] * k,
+    )
+
+
+def wrap(angle, reference, ops: Ops):
+    """``angle`` shifted by a multiple of 2 pi into [reference - pi, reference + pi) [rad]."""
+    return angle - (2.0 * math.pi) * ops.floor((angle - reference + math.pi) / (2.0 * math.pi))
+
+
+def pose_columns(pose) -> tuple[tuple[Vector, Vector, Vector], Vector]:
+    """Rotation columns and translation of a 4x4 pose given as 16 entries (row-major) each a float or column."""
+    return (
+        ((pose[0], pose[4], pose[8]), (pose[1], pose[5], pose[9]), (pose[2], pose[6], pose[10])),
+        (pose[3], pose[7], pose[11]),
+    )
+
+
+def valid_pose(rotation: tuple[Vector, Vector, Vector], translation: Vector, tolerance: float = 1e-6):
+    """True where the pose is finite and its rotation orthonormal with determinant +1 (to ``tolerance``)."""
+    c0, c1, c2 = rotation
+    total = sum(c0) + sum(c1) + sum(c2) + sum(translation)
+    finite = (total - total) == 0.0  # inf or NaN anywhere makes this NaN
+    bad = abs(dot(c0, c0) - 1.0) + abs(dot(c1, c1) - 1.0) + abs(dot(c2, c2) - 1.0)
+    bad = bad + abs(dot(c0, c1)) + abs(dot(c0, c2)) + abs(dot(c1, c2))
+    return finite & (bad < tolerance) & (dot(c0, cross(c1, c2)) > 0.0)
+
+
+def pose_errors(rotation, translation, target_rotation, target_translation, ops: Ops):
+    """Position error [m] and rotation angle [rad] between two poses given as columns."""
+    d = sub(translation, target_translation)
+    t0, t1, t2 = target_rotation
+    r0, r1, r2 = rotation
+    trace = dot(t0, r0) + dot(t1, r1) + dot(t2, r2)
+    vx = dot(t2, r1) - dot(t1, r2)
+    vy = dot(t0, r2) - dot(t2, r0)
+    vz = dot(t1, r0) - dot(t0, r1)
+    angle = ops.atan2(0.5 * ops.sqrt(vx * vx + vy * vy + vz * vz), 0.5 * (trace - 1.0))
+    return ops.sqrt(dot(d, d)), angle
