@@ -188,3 +188,14 @@ def test_wrong_configuration_shape_names_the_expected_joints(humanoid):
     chain = humanoid.chain("base_link", "l_sole")
     with pytest.raises(ValueError, match=r"expected \(6,\) or \(N, 6\) for the joints \['l_hip_joint'"):
         chain.fk(np.zeros(5))
+
+
+@pytest.mark.parametrize("count", [2, 12])
+def test_small_batches_of_fk_and_jacobian_equal_single_calls(mixed, count):
+    chain = mixed.chain("base", "tip")
+    configurations = chain.random_configurations(count, np.random.default_rng(6))
+    poses, jacobians = chain.fk_and_jacobian(configurations)
+    for q, pose, jacobian in zip(configurations, poses, jacobians):
+        expected_pose, expected_jacobian = chain.fk_and_jacobian(q)
+        np.testing.assert_allclose(pose, expected_pose, atol=1e-15)
+        np.testing.assert_allclose(jacobian, expected_jacobian, atol=1e-15)

@@ -23,4 +23,5 @@ __all__ = [
     "make_solver",
 ]
 
+from ik_solvers.solvers import jacobian  # noqa: F401, E402  (registers the "jacobian" solver)
 from ik_solvers.solvers import geometric  # noqa: F401, E402  (registers the "geometric" solver)
