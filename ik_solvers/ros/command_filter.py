@@ -28,6 +28,8 @@ class CommandFilter:
         self.upper = np.asarray(upper, dtype=float)
         self.velocity_limits = np.asarray(velocity_limits, dtype=float)
         self.continuous = np.zeros(len(self.lower), bool) if continuous is None else np.asarray(continuous)
+        self._any_continuous = bool(self.continuous.any())
+        self._middle = 0.5 * (self.lower + self.upper)
 
     def max_step(self, fraction: float, dt: float) -> np.ndarray:
         """(n,) largest allowed change per joint in ``dt`` [s] at ``fraction`` of the velocity limits."""
@@ -46,7 +48,8 @@ class CommandFilter:
         """
         current = self.clip(current)
         delta = np.where(np.isfinite(goal), np.asarray(goal, dtype=float) - current, 0.0)
-        delta = np.where(self.continuous, _wrap(delta), delta)
+        if self._any_continuous:
+            delta = np.where(self.continuous, _wrap(delta), delta)
         limit = self.max_step(fraction, dt)
         return self.clip(current + np.clip(delta, -limit, limit))
 
@@ -56,8 +59,9 @@ class CommandFilter:
         Continuous joints are wrapped into [-pi, pi) instead of clipped.
         """
         q = np.asarray(q, dtype=float)
-        q = np.where(np.isfinite(q), q, 0.5 * (self.lower + self.upper))
-        return np.where(self.continuous, _wrap(q), np.clip(q, self.lower, self.upper))
+        q = np.where(np.isfinite(q), q, self._middle)
+        clipped = np.clip(q, self.lower, self.upper)
+        return np.where(self.continuous, _wrap(q), clipped) if self._any_continuous else clipped
 
     def reached(self, command: np.ndarray, goal: np.ndarray, tolerance: float = 1e-9) -> bool:
         """True when ``command`` equals ``goal`` (clipped into limits) to ``tolerance``."""

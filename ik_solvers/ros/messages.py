@@ -14,8 +14,6 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point, Pose
 from sensor_msgs.msg import JointState
 
-from ik_solvers.spatial import pose_matrix
-
 MIN_QUATERNION_NORM = 1e-6
 
 
@@ -49,7 +47,20 @@ def pose_to_matrix(pose: Pose) -> np.ndarray:
             f"orientation {quaternion.tolist()} is a zero quaternion, which names no rotation; "
             "send a unit quaternion (x, y, z, w), e.g. (0, 0, 0, 1) for the identity"
         )
-    return pose_matrix(position, quaternion)
+    return _pose(position, quaternion / np.linalg.norm(quaternion))
+
+
+def _pose(position: np.ndarray, quaternion: np.ndarray) -> np.ndarray:
+    """(4, 4) pose of one unit quaternion (x, y, z, w): spatial.pose_matrix's scalar fast path."""
+    x, y, z, w = quaternion.tolist()
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), position[0]],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), position[1]],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), position[2]],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
 
 
 def joint_positions(message: JointState) -> dict[str, float]:
