@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,18 +11,14 @@ import pytest
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.solvers.planar import PlanarSolver
 
-# Tilted base, an offset along the axes, a reversed second axis and a tool point off the link line.
-PLANAR_URDF = """<robot name="planar"><link name="base"/><link name="a"/><link name="b"/><link name="tip"/>
-<joint name="shoulder" type="revolute"><parent link="base"/><child link="a"/>
-  <origin xyz="0.1 0 0.2" rpy="0.3 0 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
-<joint name="elbow" type="revolute"><parent link="a"/><child link="b"/>
-  <origin xyz="0.3 0 0.05"/><axis xyz="0 0 -1"/><limit lower="-2.8" upper="2.8" effort="1" velocity="1"/></joint>
-<joint name="tool" type="fixed"><parent link="b"/><child link="tip"/><origin xyz="0.2 0.01 0"/></joint></robot>"""
+PLANAR_URDF = (
+    Path(__file__).parent / "urdf" / "planar_two_link.urdf"
+)  # tilted, reversed 2nd axis, tool offset
 
 
 @pytest.fixture(scope="module")
 def arm():
-    return RobotModel.from_urdf_string(PLANAR_URDF).chain("base", "tip")
+    return RobotModel.from_urdf_file(PLANAR_URDF).chain("base", "tip")
 
 
 def test_geometric_kind_builds_the_planar_solver(arm):

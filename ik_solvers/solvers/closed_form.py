@@ -54,6 +54,7 @@ class ClosedFormSolver:
         self._continuous = chain.continuous.tolist()
         self._rest_pose = chain.fk(np.clip(np.zeros(chain.n), chain.lower, chain.upper)).ravel().tolist()
         self._messages = self._message_table()
+        self._rest_references = self._references(check_seed(chain, None).tolist())
 
     def _message_table(self) -> dict[int, str]:
         table = {0: "", INVALID: INVALID_MESSAGE, **self.reach_messages}
@@ -153,11 +154,9 @@ class ClosedFormSolver:
         if not valid_pose(*pose_columns(entries)):
             raise InvalidTargetError(INVALID_MESSAGE)
         _check_pole(pole, 1)
-        seed_values = check_seed(self.chain, seed).tolist()
-        references = self._references(seed_values)
-        q, reason, position_error, orientation_error = self._solve_scalar(
-            entries, references, None if seed is None else seed_values
-        )
+        seed_values = None if seed is None else check_seed(self.chain, seed).tolist()
+        references = self._rest_references if seed is None else self._references(seed_values)
+        q, reason, position_error, orientation_error = self._solve_scalar(entries, references, seed_values)
         message = self._messages[reason] or f"solved in closed form ({self.structure})"
         return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
 

@@ -40,11 +40,6 @@ from ik_solvers.solvers.two_link import TwoLink
 from ik_solvers.solvers.vectors import (
     Ops,
     add,
-    combine,
-    cross,
-    dot,
-    matvec,
-    rotate,
     scale,
     sub,
     tmatvec,
@@ -87,6 +82,13 @@ class LegSolver(ClosedFormSolver):
         self.roll_sign = sign(np.dot(w[2], e12))
         self._w1, self._w2, self._w3, self._w6, self._e12 = map(_tuple, (w[0], w[1], w[2], w[5], e12))
         self._hip = _tuple(hip)
+        # roll = angle about w2 from w3 to along_yaw w1 + across e12 (sine terms, cosine terms);
+        # yaw = angle about w1 from e12 to the pitch axis.
+        self._roll_terms = (
+            (float(np.dot(w[1], np.cross(w[2], w[0]))), float(np.dot(w[1], np.cross(w[2], e12)))),
+            (float(np.dot(w[2], w[0])), float(np.dot(w[2], e12))),
+        )
+        self._yaw_sine, self._yaw_cosine = _tuple(-self.roll_sign * w[1]), _tuple(self.roll_sign * e12)
         self._pitch_signs = tuple(sign(np.dot(w[i], w[2])) for i in (2, 3, 4))
         basis = np.stack([w[5], np.cross(w[2], w[5]), w[2]])  # rows: plane x, plane z, pitch axis
 
@@ -132,31 +134,34 @@ class LegSolver(ClosedFormSolver):
         -1 the other (the leg plane's second tangent through the foot roll axis / knee reversed).
         """
         hip_branch, knee_branch = branch
-        foot_axis = matvec(rotation, self._w6_tip)
-        foot_point = add(matvec(rotation, self._p6_tip), translation)
+        foot_axis = ops.matvec(rotation, self._w6_tip)
+        foot_point = add(ops.matvec(rotation, self._p6_tip), translation)
         offset = sub(foot_point, self._hip)
-        normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
-        rho = ops.sqrt(dot(normal, normal))
+        normal = sub(offset, scale(foot_axis, ops.dot(offset, foot_axis)))
+        rho = ops.sqrt(ops.dot(normal, normal))
         inverse = 1.0 / ops.maximum(rho, 1e-12)
         cosine = self.lateral * inverse
         lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
         cosine = ops.minimum(ops.maximum(cosine, -1.0), 1.0)
         unit = scale(normal, inverse)
-        pitch_axis = combine(
-            unit, cosine, cross(foot_axis, unit), hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine)
+        pitch_axis = ops.combine(
+            unit,
+            cosine,
+            ops.cross(foot_axis, unit),
+            hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine),
         )
         yaw, roll = self._hip_angles(pitch_axis, ops)
         v = tmatvec(rotation, pitch_axis)
-        foot = -ops.atan2(dot(self._b1, v), dot(self._b2, v))
+        foot = -ops.atan2(ops.dot(self._b1, v), ops.dot(self._b2, v))
         c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
-        plane_x = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w6))
-        plane_z = cross(pitch_axis, plane_x)
-        pitch_sum = ops.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
+        plane_x = ops.rotate(self._w1, c1, s1, ops.rotate(self._w2, c2, s2, self._w6))
+        plane_z = ops.cross(pitch_axis, plane_x)
+        pitch_sum = ops.atan2(ops.dot(foot_axis, plane_z), ops.dot(foot_axis, plane_x))
         c6, s6 = ops.cos(foot), ops.sin(foot)
-        ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, self._ankle_tip)))
+        ankle = add(foot_point, ops.rotate(foot_axis, c6, -s6, ops.matvec(rotation, self._ankle_tip)))
         relative = sub(ankle, self._hip)
-        dx = dot(relative, plane_x) - self._upper_point[0]
-        dz = dot(relative, plane_z) - self._upper_point[1]
+        dx = ops.dot(relative, plane_x) - self._upper_point[0]
+        dz = ops.dot(relative, plane_z) - self._upper_point[1]
         two = self.two_link
         upper, knee, phi_upper, phi_knee, distance = two.solve(dx, dz, knee_branch * two.natural, ops)
         ankle_angle = self._pitch_signs[2] * (pitch_sum - phi_upper - phi_knee)
@@ -167,47 +172,37 @@ class LegSolver(ClosedFormSolver):
 
     def _hip_angles(self, pitch_axis, ops: Ops):
         """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""
-        along_yaw = dot(self._w1, pitch_axis)
+        along_yaw = ops.dot(self._w1, pitch_axis)
         across = self.roll_sign * ops.sqrt(ops.maximum(1.0 - along_yaw * along_yaw, 0.0))
-        w1, w2, w3, e12 = self._w1, self._w2, self._w3, self._e12
-        roll = ops.atan2(
-            along_yaw * dot(w2, cross(w3, w1)) + across * dot(w2, cross(w3, e12)),
-            along_yaw * dot(w3, w1) + across * dot(w3, e12),
-        )
-        yaw = ops.atan2(-self.roll_sign * dot(pitch_axis, w2), self.roll_sign * dot(pitch_axis, e12))
+        (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
+        roll = ops.atan2(along_yaw * sin_yaw + across * sin_across, along_yaw * cos_yaw + across * cos_across)
+        yaw = ops.atan2(ops.dot(pitch_axis, self._yaw_sine), ops.dot(pitch_axis, self._yaw_cosine))
         return yaw, roll
 
     def _forward(self, q, ops: Ops):
         """Sole pose (rotation columns, translation) of q, by the leg-plane structure."""
         yaw, roll, upper, knee, ankle, foot = q
         c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
-        plane_x = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w6))
-        pitch_axis = rotate(self._w1, c1, s1, rotate(self._w2, c2, s2, self._w3))
-        basis = (plane_x, cross(pitch_axis, plane_x), pitch_axis)
+        plane_x = ops.rotate(self._w1, c1, s1, ops.rotate(self._w2, c2, s2, self._w6))
+        pitch_axis = ops.rotate(self._w1, c1, s1, ops.rotate(self._w2, c2, s2, self._w3))
+        basis = (plane_x, ops.cross(pitch_axis, plane_x), pitch_axis)
         sign3, sign4, sign5 = self._pitch_signs
         phi_upper, phi_knee = sign3 * upper, sign4 * knee
         phi = phi_upper + phi_knee + sign5 * ankle
         c3, s3 = ops.cos(phi_upper), ops.sin(phi_upper)
         c34, s34 = ops.cos(phi_upper + phi_knee), ops.sin(phi_upper + phi_knee)
         (ux, uz), (x1, z1), (x2, z2) = self._upper_point, self.two_link.link1, self._link2
-        ankle_point = (
-            ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34,
-            uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34,
-            self._ankle_height,
-        )
+        thigh, shank = ops.turn(c3, s3, x1, z1), ops.turn(c34, s34, x2, z2)
+        ankle_point = (ux + thigh[0] + shank[0], uz + thigh[1] + shank[1], self._ankle_height)
         cp, sp, c6, s6 = ops.cos(phi), ops.sin(phi), ops.cos(foot), ops.sin(foot)
 
         def pitch_then_roll(v):  # Rz(phi) Rx(foot) v in the leg-plane basis
-            y, z = c6 * v[1] - s6 * v[2], s6 * v[1] + c6 * v[2]
-            return (cp * v[0] - sp * y, sp * v[0] + cp * y, z)
+            y, z = ops.turn(c6, s6, v[1], v[2])
+            return (*ops.turn(cp, sp, v[0], y), z)
 
-        tip_local = add(
-            add(ankle_point, _rotate_z(cp, sp, self._foot_offset)), pitch_then_roll(self._tip_offset)
-        )
-        translation = add(self._hip, matvec(basis, tip_local))
-        rotation = tuple(matvec(basis, pitch_then_roll(column)) for column in self._tip_rotation)
+        foot_offset = self._foot_offset
+        foot_offset = (*ops.turn(cp, sp, foot_offset[0], foot_offset[1]), foot_offset[2])
+        tip_local = add(add(ankle_point, foot_offset), pitch_then_roll(self._tip_offset))
+        translation = add(self._hip, ops.matvec(basis, tip_local))
+        rotation = tuple(ops.matvec(basis, pitch_then_roll(column)) for column in self._tip_rotation)
         return rotation, translation
-
-
-def _rotate_z(c, s, v):
-    return (c * v[0] - s * v[1], s * v[0] + c * v[1], v[2])

@@ -98,8 +98,8 @@ class TwoLink:
         phi_b = self.sign_b * theta_b
         c, s = ops.cos(phi_b + self.kappa), ops.sin(phi_b + self.kappa)
         x1, z1 = self.link1
-        vx = x1 + self.ratio * (x1 * c - z1 * s)
-        vz = z1 + self.ratio * (x1 * s + z1 * c)
+        tx, tz = ops.turn(c, s, self.ratio * x1, self.ratio * z1)
+        vx, vz = x1 + tx, z1 + tz
         phi_a = ops.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
         return self.sign_a * phi_a, theta_b, phi_a, phi_b, ops.sqrt(distance_sq)
 

@@ -29,14 +29,18 @@ class Ops:
     minimum: Callable
     maximum: Callable
     where: Callable  # where(condition, a, b)
+    # Vector helpers: plain for floats; for columns, versions that skip constant 0 and ±1 factors
+    # (the URDF's axes are mostly coordinate axes, so most constant factors are 0 or ±1).
+    dot: Callable = None
+    cross: Callable = None
+    rotate: Callable = None
+    matvec: Callable = None
+    combine: Callable = None
+    turn: Callable = None  # turn(c, s, x, y) = (x c - y s, x s + y c): a plane rotation
 
 
 def _choose(condition, a, b):
     return a if condition else b
-
-
-SCALAR = Ops(math.sqrt, math.atan2, math.cos, math.sin, math.floor, min, max, _choose)
-COLUMNS = Ops(np.sqrt, np.arctan2, np.cos, np.sin, np.floor, np.minimum, np.maximum, np.where)
 
 
 def dot(a: Vector, b: Vector):
@@ -77,6 +81,11 @@ def matvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
 def tmatvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
     """Mᵀ v for the matrix whose columns are ``columns``."""
     return (dot(columns[0], v), dot(columns[1], v), dot(columns[2], v))
+
+
+def turn(c, s, x, y):
+    """(x, y) rotated in its plane by the angle whose cosine and sine are c, s."""
+    return (x * c - y * s, x * s + y * c)
 
 
 def rotate(axis: Vector, c, s, v: Vector) -> Vector:
@@ -124,3 +133,97 @@ def pose_errors(rotation, translation, target_rotation, target_translation, ops:
     vz = dot(t1, r0) - dot(t0, r1)
     angle = ops.atan2(0.5 * ops.sqrt(vx * vx + vy * vy + vz * vz), 0.5 * (trace - 1.0))
     return ops.sqrt(dot(d, d)), angle
+
+
+def _mul(a, b):
+    """a b, skipping the product when either factor is the constant 0, 1 or -1."""
+    for constant, other in ((a, b), (b, a)):
+        if isinstance(constant, float):
+            if constant == 0.0:
+                return 0.0
+            if constant == 1.0:
+                return other
+            if constant == -1.0:
+                return -other
+    return a * b
+
+
+def _add(a, b):
+    if isinstance(a, float) and a == 0.0:
+        return b
+    if isinstance(b, float) and b == 0.0:
+        return a
+    return a + b
+
+
+def _sub(a, b):
+    if isinstance(b, float) and b == 0.0:
+        return a
+    if isinstance(a, float) and a == 0.0:
+        return -b
+    return a - b
+
+
+def _sparse_dot(a: Vector, b: Vector):
+    return _add(_add(_mul(a[0], b[0]), _mul(a[1], b[1])), _mul(a[2], b[2]))
+
+
+def _sparse_cross(a: Vector, b: Vector) -> Vector:
+    return (
+        _sub(_mul(a[1], b[2]), _mul(a[2], b[1])),
+        _sub(_mul(a[2], b[0]), _mul(a[0], b[2])),
+        _sub(_mul(a[0], b[1]), _mul(a[1], b[0])),
+    )
+
+
+def _sparse_combine(a: Vector, ka, b: Vector, kb) -> Vector:
+    return tuple(_add(_mul(x, ka), _mul(y, kb)) for x, y in zip(a, b))
+
+
+def _sparse_matvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
+    c0, c1, c2 = columns
+    return tuple(_add(_add(_mul(c0[i], v[0]), _mul(c1[i], v[1])), _mul(c2[i], v[2])) for i in range(3))
+
+
+def _sparse_turn(c, s, x, y):
+    return (_sub(_mul(x, c), _mul(y, s)), _add(_mul(x, s), _mul(y, c)))
+
+
+def _sparse_rotate(axis: Vector, c, s, v: Vector) -> Vector:
+    k = _mul(_sparse_dot(axis, v), 1.0 - c)
+    w = _sparse_cross(axis, v)
+    return tuple(_add(_add(_mul(v[i], c), _mul(w[i], s)), _mul(axis[i], k)) for i in range(3))
+
+
+SCALAR = Ops(
+    math.sqrt,
+    math.atan2,
+    math.cos,
+    math.sin,
+    math.floor,
+    min,
+    max,
+    _choose,
+    dot,
+    cross,
+    rotate,
+    matvec,
+    combine,
+    turn,
+)
+COLUMNS = Ops(
+    np.sqrt,
+    np.arctan2,
+    np.cos,
+    np.sin,
+    np.floor,
+    np.minimum,
+    np.maximum,
+    np.where,
+    _sparse_dot,
+    _sparse_cross,
+    _sparse_rotate,
+    _sparse_matvec,
+    _sparse_combine,
+    _sparse_turn,
+)
