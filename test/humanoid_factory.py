@@ -43,6 +43,8 @@ class ArmDims:
     shoulder_axes: str = "yxz"  # pitch, roll, yaw: consecutive axes orthogonal, all intersecting
     elbow_axis: str = "y"
     wrist_axes: str = "zyx"
+    upper_arm_direction: tuple[float, float, float] = (0.0, 0.0, -1.0)  # shoulder -> elbow at q = 0
+    forearm_direction: tuple[float, float, float] = (0.0, 0.0, -1.0)  # elbow -> wrist at q = 0
 
 
 # Left-side limits (lower, upper) [rad]; right side mirrors roll (x) and yaw (z) joints.
@@ -150,18 +152,30 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     return parts
 
 
+def _numbered(names: list[str]) -> list[str]:
+    """Names made unique for Euler-like axis orders (e.g. "zxz": wrist_yaw, wrist_roll, wrist_yaw2)."""
+    return [
+        name if name not in names[:i] else f"{name}{names[:i].count(name) + 1}"
+        for i, name in enumerate(names)
+    ]
+
+
 def _arm(spec: HumanoidSpec, side: str) -> list[str]:
     a, s = spec.arm, 1.0 if side == "l" else -1.0
     p = f"{side}_"
     axes = list(a.shoulder_axes) + [a.elbow_axis] + list(a.wrist_axes)
-    names = [f"shoulder_{ROLE[x]}" for x in a.shoulder_axes] + ["elbow"]
-    names += [f"wrist_{ROLE[x]}" for x in a.wrist_axes]
+    names = _numbered([f"shoulder_{ROLE[x]}" for x in a.shoulder_axes]) + ["elbow"]
+    names += _numbered([f"wrist_{ROLE[x]}" for x in a.wrist_axes])
+    upper = np.asarray(a.upper_arm_direction, dtype=float) * (
+        a.upper_arm / np.linalg.norm(a.upper_arm_direction)
+    )
+    fore = np.asarray(a.forearm_direction, dtype=float) * (a.forearm / np.linalg.norm(a.forearm_direction))
     origins = [
         (0, s * a.shoulder_y, a.shoulder_z),
         (0, 0, 0),
         (0, 0, 0),
-        (0, 0, -a.upper_arm),
-        (0, 0, -a.forearm),
+        (upper[0], s * upper[1], upper[2]),
+        (fore[0], s * fore[1], fore[2]),
         (0, 0, 0),
         (0, 0, 0),
     ]

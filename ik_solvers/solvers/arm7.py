@@ -1,0 +1,414 @@
+"""Closed-form IK of a 7-DoF S-R-S arm (seed 000; Tolani et al. 2000; Shimizu et al. 2008).
+
+Seed 000's construction, with every length, centre and axis from the chain (:class:`ArmGeometry`):
+
+1. The wrist centre W = target position - R_target · tool offset; the elbow angle q4 follows from
+   |W - S| by the law of cosines (|W - S|² = c0 + A cos q4 + B sin q4); of its two roots the elbow
+   limits decide (nearest the seed if both fit). Beyond reach (too far or too close) the distance is
+   clamped: the nearest pose, success False.
+2. The elbow lies on a circle around the shoulder→wrist line: the shoulder rotation is any Rs with
+   Rs v = W - S (v = e + R4 f), i.e. Rot(t, ψ) R0 with t the unit shoulder→wrist direction and ψ the
+   swivel. R0 places the elbow toward the pole target projected onto the plane normal to t; without
+   a pole it keeps the seed's swivel (the seed's arm frame projected onto that plane); without a
+   seed it uses the configured default (``elbow_direction`` turned by ``swivel`` about t).
+3. Rs and the wrist rotation Rw = (Rs R4)ᵀ R_target Mᵀ are split into the URDF's own three joint
+   axes (:class:`AxisTriple`), the branch within limits nearest the seed.
+4. Where a joint would leave its limits, the swivel moves to the nearest ψ at which all seven are
+   within (exact arm-angle intervals, :mod:`ik_solvers.solvers.swivel`); if there is none, success
+   False and q is the requested swivel's solution clipped into the limits.
+
+``solve`` runs on Python floats (fast for one target); ``solve_batch`` runs the same code on numpy
+columns, in blocks, with no Python loop over targets.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ik_solvers.chain import Chain
+from ik_solvers.solvers.arm7_geometry import ArmGeometry
+from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
+from ik_solvers.solvers.closed_form import (
+    BLOCK,
+    INVALID,
+    INVALID_MESSAGE,
+    NOT_MET,
+    ClosedFormSolver,
+    _check_pole,
+)
+from ik_solvers.solvers.euler3 import LIMIT_TOLERANCE, outside, prefer_first
+from ik_solvers.solvers.folded import fmatmul, fmatvec, products
+from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel
+from ik_solvers.solvers.vectors import (
+    COLUMNS,
+    SCALAR,
+    Ops,
+    cross,
+    dot,
+    pose_columns,
+    pose_errors,
+    rotate,
+    scale,
+    sub,
+    valid_pose,
+    wrap,
+)
+
+FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4
+TINY = 1e-12  # lengths [m] and projections below this count as zero
+REACH_SLACK = 1e-12  # [m²] clamping of |W - S|² that still counts as reached
+
+
+class _Arm(NamedTuple):
+    """One construction (floats) or a block of them (columns): what the joint split needs."""
+
+    axis: tuple  # t, unit shoulder→wrist direction
+    frame: tuple  # columns of R0, the shoulder rotation at the requested swivel
+    elbow_rotation: tuple  # columns of R4
+    goal: tuple  # columns of R_target Mᵀ = Rs R4 Rw
+    seed: tuple  # 7 seed angles
+    q4: object
+    reason: object  # 0, FAR, CLOSE or ELBOW_LIMITS
+
+
+class Arm7Solver(ClosedFormSolver):
+    """Analytic IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
+
+    Args:
+        chain: base → tip chain of an S-R-S arm (the tip may be a tool point after the wrist).
+        swivel: [rad] default swivel when neither pole nor seed is given: the elbow's angle about
+            the shoulder→wrist line from ``elbow_direction`` (right-handed about shoulder→wrist).
+        elbow_direction: (3,) base-frame direction the elbow points to at swivel 0; default: the
+            direction the elbow takes with the shoulder at zero and the elbow at mid-limits.
+        tolerance: [m], [rad] allowed FK error of a success.
+    Raises:
+        UnsupportedChainError: the chain is no S-R-S arm (the message says what it lacks).
+    """
+
+    structure = "7-DoF arm"
+
+    def __init__(
+        self, chain: Chain, swivel: float = 0.0, elbow_direction=None, tolerance: float = 1e-9
+    ) -> None:
+        self.geometry = geometry = ArmGeometry(chain)
+        self.swivel = _finite_number(swivel, "swivel")
+        direction = geometry.elbow_direction if elbow_direction is None else _unit(elbow_direction)
+        self.elbow_direction = direction
+        self.reach_messages = _reach_messages(chain, geometry)
+        super().__init__(chain, tolerance)
+
+    # -- one target ------------------------------------------------------------------------------
+    def solve(
+        self, target: np.ndarray, seed: np.ndarray | None = None, pole: np.ndarray | None = None
+    ) -> IKResult:
+        """Solve one target.
+
+        Args:
+            target: (4, 4) pose of the tip link in the chain's base frame [m].
+            seed: (7,) joint angles [rad]: branch choice, swivel to keep (without pole), alignment split.
+            pole: (3,) point [m] in the base frame the elbow should point toward.
+        Returns:
+            IKResult with q in chain.joint_names order, finite and within limits; iterations 0.
+        Raises:
+            InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
+        """
+        target = np.asarray(target, dtype=float)
+        if target.shape != (4, 4):
+            raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
+        rotation, position = pose_columns(target.ravel().tolist())
+        if not valid_pose(rotation, position):
+            raise InvalidTargetError(INVALID_MESSAGE)
+        _check_pole(pole, 1)
+        seed_values = tuple(check_seed(self.chain, seed).tolist())
+        pole_values = None if pole is None else tuple(float(x) for x in pole)
+        arm = _construct(self, SCALAR, rotation, position, seed_values, pole_values, seed is not None)
+        q, shoulder_out, wrist_out = _joints(self.geometry, SCALAR, arm, arm.frame)
+        if arm.reason != ELBOW_LIMITS and shoulder_out + wrist_out > LIMIT_TOLERANCE:
+            poles = None if pole is None else np.asarray(pole, dtype=float)[None]
+            return self.solve_batch(target[None], np.array([seed_values]), poles)[0]
+        q, reason, position_error, orientation_error = self._finish(q, arm.reason, rotation, position, SCALAR)
+        message = self._messages[reason] or f"solved in closed form ({self.structure})"
+        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
+
+    # -- many targets ----------------------------------------------------------------------------
+    def solve_batch(
+        self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
+    ) -> BatchResult:
+        """Solve N targets at once, vectorised over the batch (blocks of columns, no loop over targets).
+
+        Args:
+            targets: (N, 4, 4) tip poses in the base frame [m]. seeds: (N, 7) or None. poles: (N, 3) or None.
+        Returns:
+            BatchResult. A malformed target (NaN, inf, not a rotation) fails its row only (q at the
+            rest pose, NaN errors); the other rows are solved.
+        Raises:
+            InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
+        """
+        targets = np.asarray(targets, dtype=float)
+        if targets.ndim != 3 or targets.shape[1:] != (4, 4):
+            raise InvalidTargetError(
+                f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
+            )
+        count = targets.shape[0]
+        _check_pole(poles, count)
+        seeded, seeds = seeds is not None, check_seed(self.chain, seeds, count)
+        poles = None if poles is None else np.asarray(poles, dtype=float)
+        q = np.empty((count, 7))
+        reason = np.empty(count, dtype=np.int64)
+        position_error, orientation_error = np.empty(count), np.empty(count)
+        for start in range(0, count, BLOCK):
+            rows = slice(start, start + BLOCK)
+            entries, valid = self._block_entries(targets[rows])
+            block_poles = None if poles is None else tuple(np.ascontiguousarray(poles[rows].T))
+            block_q, block_reason, position_error[rows], orientation_error[rows] = self._solve_block(
+                entries, tuple(np.ascontiguousarray(seeds[rows].T)), block_poles, seeded
+            )
+            q[rows] = np.where(valid[:, None], np.stack(block_q, axis=1), self._rest_q)
+            reason[rows] = np.where(valid, block_reason, INVALID)
+        invalid = reason == INVALID
+        position_error[invalid] = orientation_error[invalid] = np.nan
+        messages = tuple(map(self._messages.__getitem__, reason.tolist()))
+        return BatchResult(
+            reason == 0, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
+        )
+
+    @property
+    def _rest_q(self) -> np.ndarray:
+        return check_seed(self.chain, None)
+
+    def _solve_block(self, entries, seed: tuple, pole: tuple | None, seeded: bool):
+        """q (7 columns), reason, errors of one block; rows outside limits get the swivel search."""
+        rotation, position = pose_columns(entries)
+        arm = _construct(self, COLUMNS, rotation, position, seed, pole, seeded)
+        q, shoulder_out, wrist_out = _joints(self.geometry, COLUMNS, arm, arm.frame)
+        q = [np.broadcast_to(x, arm.q4.shape).copy() for x in q]
+        reason = arm.reason
+        search = np.flatnonzero((reason != ELBOW_LIMITS) & (shoulder_out + wrist_out > LIMIT_TOLERANCE))
+        if search.size:
+            reason = np.array(reason)
+            found, moved = _search_swivel(self.geometry, _take(arm, search))
+            for i in range(7):
+                q[i][search[found]] = moved[i]
+            hopeless = search[~found]
+            reason[hopeless] = np.where(reason[hopeless] == 0, NO_SWIVEL, reason[hopeless])
+        return self._finish(q, reason, rotation, position, COLUMNS)
+
+    def _finish(self, q, reason, rotation, position, ops: Ops):
+        """Clip q into the limits, compare its FK with the target: (q, reason, errors)."""
+        lower, upper = self._lower, self._upper
+        q = [ops.minimum(ops.maximum(x, lower[i]), upper[i]) for i, x in enumerate(q)]
+        fk_rotation, fk_position = self.geometry.forward(q, ops)
+        position_error, orientation_error = pose_errors(fk_rotation, fk_position, rotation, position, ops)
+        missed = self._missed(position_error, orientation_error)
+        reason = ops.where((reason == 0) & missed, NOT_MET, reason)
+        return q, reason, position_error, orientation_error
+
+    def _forward(self, q, ops: Ops):
+        return self.geometry.forward(q, ops)
+
+
+def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, seeded: bool) -> _Arm:
+    """Steps 1-2 of the module docstring: elbow angle and the shoulder rotation R0 at the wanted swivel."""
+    geo, product = solver.geometry, products(ops)
+    wrist = sub(position, product.matvec(rotation, geo.tool))
+    to_wrist = sub(wrist, geo.shoulder_centre)
+    q4, reason = _elbow(geo, ops, dot(to_wrist, to_wrist), seed[3])
+    c4, s4 = ops.cos(q4), ops.sin(q4)
+    v = _normalised(geo.shoulder_to_wrist(c4, s4), ops)
+    k = _normalised(cross(geo.elbow_axis, v), ops)
+    j = cross(v, k)
+    seed_turn = _shoulder_turn(geo, seed, ops)
+    length = ops.sqrt(dot(to_wrist, to_wrist))
+    axis = scale(to_wrist, 1.0 / ops.maximum(length, TINY))
+    if _any(length <= TINY):  # the target at the shoulder centre: keep the seed's arm direction
+        axis = _select(length > TINY, axis, seed_turn(v), ops)
+    offset = (dot(geo.upper_arm, k), dot(geo.upper_arm, j))
+    candidates = []
+    if pole is not None:
+        candidates.append(lambda: _toward(sub(pole, geo.shoulder_centre), 0.0, axis, offset, ops))
+    default = lambda: _toward(solver.elbow_direction, solver.swivel, axis, offset, ops)
+    following = lambda: _following(seed_turn(k), axis, ops)
+    candidates += [following, default] if seeded else [default, following]
+    candidates.append(lambda: _following(_any_perpendicular(axis, ops), axis, ops))
+    r = _first_valid(candidates, ops)
+    tr = cross(axis, r)
+    frame = tuple(tuple(axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c] for i in range(3)) for c in range(3))
+    goal = tuple(product.matvec(rotation, row) for row in geo.tip_rows)
+    return _Arm(axis, frame, product.rotation(geo.tables[3], c4, s4), goal, seed, q4, reason)
+
+
+def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4):
+    """Elbow angle for |W - S|² (clamped to reach) and the reason code (0, FAR, CLOSE, ELBOW_LIMITS)."""
+    c0 = geo.distance_terms[0]
+    amplitude, phase = geo.elbow_range
+    x = distance2 - c0
+    clamped = ops.minimum(ops.maximum(x, -amplitude), amplitude)
+    spread = ops.atan2(ops.sqrt(ops.maximum((amplitude - clamped) * (amplitude + clamped), 0.0)), clamped)
+    lower, upper = geo.lower[3], geo.upper[3]
+    middle = 0.5 * (lower + upper)
+    first, second = wrap(phase + spread, middle, ops), wrap(phase - spread, middle, ops)
+    out1, out2 = outside(first, lower, upper, ops), outside(second, lower, upper, ops)
+    pick = prefer_first(out1, abs(first - seed4), out2, abs(second - seed4))
+    q4 = ops.minimum(ops.maximum(ops.where(pick, first, second), lower), upper)
+    reason = ops.where(x > amplitude + REACH_SLACK, FAR, ops.where(x < -amplitude - REACH_SLACK, CLOSE, 0))
+    limited = ops.where(pick, out1, out2) > LIMIT_TOLERANCE
+    return q4, ops.where((reason == 0) & limited, ELBOW_LIMITS, reason)
+
+
+def _joints(geo: ArmGeometry, ops: Ops, arm: _Arm, frame: tuple):
+    """Step 3: the seven angles for shoulder rotation ``frame``; how far shoulder and wrist are outside limits."""
+    product = products(ops)
+    shoulder, shoulder_out = geo.shoulder.nearest(geo.shoulder.entries(frame, ops), arm.seed[:3], ops)
+    forward = product.matmul(frame, arm.elbow_rotation)
+    wrist_rotation = tuple(product.tmatvec(forward, g) for g in arm.goal)
+    wrist, wrist_out = geo.wrist.nearest(geo.wrist.entries(wrist_rotation, ops), arm.seed[4:], ops)
+    return shoulder + (arm.q4,) + wrist, shoulder_out, wrist_out
+
+
+def _search_swivel(geo: ArmGeometry, arm: _Arm):
+    """Step 4 for the rows of ``arm`` (columns): found (bool), and the angles at the nearest feasible swivel."""
+    forward = fmatmul(arm.frame, arm.elbow_rotation)
+    groups = []
+    for triple, first, second, sign in (
+        (geo.shoulder, arm.frame, None, 1.0),
+        (geo.wrist, forward, arm.goal, -1.0),
+    ):
+        forms = np.empty((7, 3, arm.q4.shape[0]))
+        for index, (u, w) in enumerate(triple.entry_pairs()):
+            y, x = (u, fmatvec(first, w)) if second is None else (fmatvec(first, u), fmatvec(second, w))
+            for part, coefficient in enumerate(form_coefficients(y, x, arm.axis, sign)):
+                forms[index, part] = coefficient
+        seed = arm.seed[:3] if second is None else arm.seed[4:]
+        groups.append((triple, forms, seed))
+    psi, found = nearest_feasible_swivel(groups)
+    c, s = np.cos(psi), np.sin(psi)
+    frame = tuple(rotate(arm.axis, c, s, column) for column in arm.frame)
+    q, _, _ = _joints(geo, COLUMNS, arm, frame)
+    return found, [np.broadcast_to(x, psi.shape)[found] for x in q]
+
+
+def _shoulder_turn(geo: ArmGeometry, seed, ops: Ops):
+    """The seed's shoulder rotation Rot(a1, q1) Rot(a2, q2) Rot(a3, q3) as a function on vectors."""
+    turns = [
+        (axis, ops.cos(seed[i]), ops.sin(seed[i]))
+        for i, axis in enumerate((geo.shoulder.a, geo.shoulder.b, geo.shoulder.c))
+    ]
+
+    def turn(vector):
+        for axis, c, s in reversed(turns):
+            vector = rotate(axis, c, s, vector)
+        return vector
+
+    return turn
+
+
+def _toward(direction, angle: float, axis, offset, ops: Ops):
+    """R0 k for the elbow toward ``direction`` turned by ``angle`` about t: (valid, unit vector ⊥ t).
+
+    ``offset`` = (e·k, e·j): the elbow offset from the shoulder-wrist line in the arm frame; its angle β
+    is taken off so that the elbow itself, not k, points the requested way.
+    """
+    across, length = _across(direction, axis, ops)
+    ek, ej = offset
+    lever = ops.sqrt(ek * ek + ej * ej)
+    inverse = 1.0 / ops.maximum(lever, TINY)
+    cb, sb = ek * inverse, ej * inverse
+    ca, sa = math.cos(angle), math.sin(angle)
+    c, s = ca * cb + sa * sb, sa * cb - ca * sb
+    turned = rotate(axis, c, s, scale(across, 1.0 / ops.maximum(length, TINY)))
+    return (length > 1e-9) & (lever > 1e-9), turned
+
+
+def _following(vector, axis, ops: Ops):
+    """``vector`` projected onto the plane normal to t and normalised: (valid, unit vector)."""
+    across, length = _across(vector, axis, ops)
+    return length > 1e-6, scale(across, 1.0 / ops.maximum(length, TINY))
+
+
+def _across(vector, axis, ops: Ops):
+    across = sub(vector, scale(axis, dot(vector, axis)))
+    return across, ops.sqrt(dot(across, across))
+
+
+def _any_perpendicular(axis, ops: Ops):
+    """A vector not parallel to the unit ``axis``: x, or y where the axis is near x."""
+    near_x = abs(axis[0]) > 0.6
+    return (ops.where(near_x, 0.0, 1.0), ops.where(near_x, 1.0, 0.0), 0.0)
+
+
+def _first_valid(candidates, ops: Ops):
+    """Per row, the vector of the first candidate whose flag is True (the last is always valid)."""
+    result, done = None, False
+    for make in candidates:
+        valid, vector = make()
+        if result is None:
+            result, done = vector, valid
+        else:
+            result = _select(done, result, vector, ops)
+            done = done | valid
+        if not _any(~np.asarray(done)):
+            break
+    return result
+
+
+def _any(condition) -> bool:
+    """True if the flag (a bool or a column of them) is set anywhere."""
+    return bool(np.any(condition))
+
+
+def _select(condition, first, second, ops: Ops):
+    return tuple(ops.where(condition, a, b) for a, b in zip(first, second))
+
+
+def _normalised(vector, ops: Ops):
+    return scale(vector, 1.0 / ops.maximum(ops.sqrt(dot(vector, vector)), TINY))
+
+
+def _take(arm: _Arm, rows: np.ndarray) -> _Arm:
+    """The rows of a block's construction (constants stay constants)."""
+
+    def take(value):
+        if isinstance(value, tuple):
+            return tuple(take(x) for x in value)
+        return value[rows] if isinstance(value, np.ndarray) and value.ndim else value
+
+    return _Arm._make(take(field) for field in arm)
+
+
+def _reach_messages(chain: Chain, geo: ArmGeometry) -> dict[int, str]:
+    c0 = geo.distance_terms[0]
+    amplitude, _ = geo.elbow_range
+    near, far = math.sqrt(max(c0 - amplitude, 0.0)), math.sqrt(c0 + amplitude)
+    span = f"the wrist centre must be {near:.4g} to {far:.4g} m from the shoulder centre"
+    return {
+        FAR: f"target out of reach (too far): {span}; returned the nearest pose",
+        CLOSE: f"target out of reach (too close): {span}; returned the nearest pose",
+        ELBOW_LIMITS: (
+            f"the shoulder-wrist distance needs an elbow angle outside '{chain.joint_names[3]}' limits "
+            f"[{geo.lower[3]:.4g}, {geo.upper[3]:.4g}]; returned the nearest pose"
+        ),
+        NO_SWIVEL: (
+            "joint limits: no swivel angle keeps all seven joints within their limits; returned the "
+            "requested swivel's solution clipped into the limits"
+        ),
+    }
+
+
+def _finite_number(value, name: str) -> float:
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number of radians, got {value!r}")
+    return number
+
+
+def _unit(vector) -> tuple[float, float, float]:
+    array = np.asarray(vector, dtype=float)
+    norm = float(np.linalg.norm(array)) if array.shape == (3,) else 0.0
+    if not (math.isfinite(norm) and norm > 0.0):
+        raise ValueError(
+            f"elbow_direction must be a finite non-zero 3-vector in the base frame, got {vector!r}"
+        )
+    return tuple(float(x) / norm for x in array)
