@@ -108,26 +108,35 @@ class ClosedFormSolver:
                 best = other
         return best
 
-    def _solve_columns(self, entries, references, seed):
-        """Best branch per row of a block; other branches are tried on failed rows only (any row with a seed)."""
-        best = list(self._branch_rows(entries, references, self.branches[0], COLUMNS))
-        for branch in self.branches[1:]:
-            rows = np.flatnonzero(best[1] != 0) if seed is None else slice(None)
-            if seed is None and rows.size == 0:
-                break
-            pick = [e[rows] for e in entries]
-            picked = [r[rows] if isinstance(r, np.ndarray) else r for r in references]
-            other = self._branch_rows(pick, picked, branch, COLUMNS)
-            better = other[1] == 0
-            if seed is not None:
-                nearer = _distance(other[0], seed) < _distance(best[0], seed)
-                better &= (best[1] != 0) | nearer
-            chosen = rows[better] if seed is None else better
-            for i in range(self.chain.n):
-                best[0][i][chosen] = other[0][i][better]
-            for k in (1, 2, 3):
-                best[k][chosen] = other[k][better]
-        return best
+    def _solve_columns(self, columns: np.ndarray, references, seeds, out) -> None:
+        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors).
+
+        The first branch runs on every row; each further branch on the rows still failing (on every
+        row when ``seeds`` (n, N) is given, keeping the successful solution nearest the seed).
+        """
+        q, reason = out[0], out[1]
+        count = columns.shape[1]
+        for k, branch in enumerate(self.branches):
+            rows = np.arange(count) if k == 0 or seeds is not None else np.flatnonzero(reason != 0)
+            for start in range(0, rows.size, BLOCK):
+                index = slice(start, start + BLOCK) if k == 0 else rows[start : start + BLOCK]
+                picked = [r[index] if isinstance(r, np.ndarray) else r for r in references]
+                found = self._branch_rows(list(columns[:, index]), picked, branch, COLUMNS)
+                if k > 0:
+                    better = found[1] == 0
+                    if seeds is not None:
+                        nearer = _distance(found[0], seeds[:, index]) < _distance(
+                            q[:, index], seeds[:, index]
+                        )
+                        better &= (reason[index] != 0) | nearer
+                    index, found = (
+                        index[better],
+                        [[x[better] for x in found[0]]] + [x[better] for x in found[1:]],
+                    )
+                for i, angle in enumerate(found[0]):
+                    q[i, index] = angle
+                for target, values in zip(out[1:], found[1:]):
+                    target[index] = values
 
     def _references(self, seed):
         """Per joint, the angle near which to wrap: the seed for continuous joints, else mid-limits."""
@@ -182,19 +191,18 @@ class ClosedFormSolver:
         count, n = targets.shape[0], self.chain.n
         _check_pole(poles, count)
         seeds_given, seeds = seeds, check_seed(self.chain, seeds, count)
-        q = np.empty((count, n))
-        reason = np.empty(count, dtype=np.int64)
-        position_error, orientation_error = np.empty(count), np.empty(count)
-        for start in range(0, count, BLOCK):
-            rows = slice(start, start + BLOCK)
-            entries, valid = self._block_entries(targets[rows])
-            block_seeds = seeds[rows].T
-            references = self._references(block_seeds)
-            block_q, block_reason, position_error[rows], orientation_error[rows] = self._solve_columns(
-                entries, references, None if seeds_given is None else block_seeds
-            )
-            q[rows] = np.stack(block_q, axis=1)
-            reason[rows] = np.where(valid, block_reason, INVALID)
+        out = (np.empty((n, count)), np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
+        columns = np.ascontiguousarray(targets.reshape(-1, 16).T)
+        valid = valid_pose(*pose_columns(columns))
+        if not valid.all():
+            columns[:, ~valid] = np.array(self._rest_pose)[:, None]
+        seed_columns = seeds.T
+        self._solve_columns(
+            columns, self._references(seed_columns), None if seeds_given is None else seed_columns, out
+        )
+        q, reason, position_error, orientation_error = out
+        q = np.ascontiguousarray(q.T)
+        reason[~valid] = INVALID
         success = reason == 0
         table = self._messages
         messages = tuple(map(table.__getitem__, reason.tolist()))
