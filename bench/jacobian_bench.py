@@ -1,0 +1,170 @@
+"""Jacobian IK benchmark: our methods against ikpy, roboticstoolbox (ik_LM) and pinocchio (DLS loop).
+
+The same problems for every solver: targets FK(q) of random in-limit q, seeds random in-limit
+("random") or q ± 0.25 rad ("near"). Success = position error < 1e-5 m, orientation error
+< 1e-4 rad and joints within limits, checked here with our own FK. Prints success %, median and
+p99 µs per solve. Peers that are not installed are skipped (bench/requirements.txt lists them).
+
+    python bench/jacobian_bench.py [--quick] [--methods dls,pinv] [--no-peers]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ik_solvers import RobotModel, make_solver  # noqa: E402
+from ik_solvers.spatial import pose_error  # noqa: E402
+
+CHAINS = [
+    (ROOT / "urdf" / "humanoid.urdf", "base_link", "l_sole"),
+    (ROOT / "urdf" / "humanoid.urdf", "base_link", "l_hand"),
+    (ROOT / "test" / "urdf" / "panda_like.urdf", "panda_link0", "panda_link8"),
+]
+POSITION_TOL, ORIENTATION_TOL = 1e-5, 1e-4
+
+
+def serial_urdf(chain) -> str:
+    """A URDF of the chain alone (base, one link per movable joint, tip), for the peers."""
+    lines = ['<?xml version="1.0"?>', '<robot name="serial">', '  <link name="link0"/>']
+    for i, joint in enumerate(chain.joints):
+        offset = chain._a[i]
+        lines += [
+            f'  <link name="link{i + 1}"/>',
+            f'  <joint name="{joint.name}" type="revolute"><parent link="link{i}"/><child link="link{i + 1}"/>',
+            f'    <origin xyz="{_vec(offset[:3, 3])}" rpy="{_vec(_rpy(offset[:3, :3]))}"/>',
+            f'    <axis xyz="{_vec(joint.axis)}"/>',
+            f'    <limit lower="{joint.lower!r}" upper="{joint.upper!r}" effort="1" velocity="1"/></joint>',
+        ]
+    tip = chain._a[chain.n]
+    lines += [
+        '  <link name="tip"/>',
+        f'  <joint name="tip_fixed" type="fixed"><parent link="link{chain.n}"/><child link="tip"/>',
+        f'    <origin xyz="{_vec(tip[:3, 3])}" rpy="{_vec(_rpy(tip[:3, :3]))}"/></joint>',
+        "</robot>",
+    ]
+    return "\n".join(lines)
+
+
+def _vec(values) -> str:
+    return " ".join(repr(float(v)) for v in values)
+
+
+def _rpy(rotation: np.ndarray) -> tuple[float, float, float]:
+    pitch = np.arcsin(-np.clip(rotation[2, 0], -1, 1))
+    return np.arctan2(rotation[2, 1], rotation[2, 2]), pitch, np.arctan2(rotation[1, 0], rotation[0, 0])
+
+
+def ours(chain, method: str):
+    solver = make_solver("jacobian", chain, method=method, timeout=0.01)
+    return lambda target, seed: solver.solve(target, seed).q
+
+
+def ikpy_solver(chain, path: str):
+    from ikpy.chain import Chain as IkpyChain
+
+    mask = [False] + [True] * chain.n + [False]
+    ik_chain = IkpyChain.from_urdf_file(path, base_elements=["link0"], active_links_mask=mask)
+
+    def solve(target, seed):
+        full = ik_chain.inverse_kinematics_frame(
+            target, initial_position=np.r_[0.0, seed, 0.0], orientation_mode="all"
+        )
+        return full[1:-1]
+
+    return solve
+
+
+def rtb_solver(chain, path: str):
+    import roboticstoolbox as rtb
+
+    robot = rtb.Robot.URDF(path)
+
+    def solve(target, seed):
+        return robot.ik_LM(target, q0=seed, end="tip", tol=1e-12, joint_limits=True, ilimit=30, slimit=100)[0]
+
+    return solve
+
+
+def pinocchio_solver(chain, path: str):
+    import pinocchio as pin
+
+    model = pin.buildModelFromUrdf(path)
+    data = model.createData()
+    frame = model.getFrameId("tip")
+
+    def solve(target, seed):
+        goal, q = pin.SE3(target[:3, :3], target[:3, 3]), seed.copy()
+        for _ in range(1000):
+            pin.framesForwardKinematics(model, data, q)
+            error = pin.log6(data.oMf[frame].actInv(goal)).vector
+            if np.linalg.norm(error[:3]) < 1e-6 and np.linalg.norm(error[3:]) < 1e-5:
+                break
+            jacobian = pin.computeFrameJacobian(model, data, q, frame, pin.LOCAL)
+            step = jacobian.T @ np.linalg.solve(jacobian @ jacobian.T + 1e-6 * np.eye(6), error)
+            q = np.clip(pin.integrate(model, q, 0.5 * step), chain.lower, chain.upper)
+        return q
+
+    return solve
+
+
+PEERS = {"ikpy": ikpy_solver, "rtb ik_LM": rtb_solver, "pinocchio DLS": pinocchio_solver}
+
+
+def measure(chain, solve, targets, seeds) -> tuple[float, float, float]:
+    times, answers = [], []
+    for target, seed in zip(targets, seeds):
+        start = time.perf_counter()
+        answers.append(np.asarray(solve(target, seed), dtype=float))
+        times.append(time.perf_counter() - start)
+    answers = np.array(answers)
+    position, orientation = pose_error(targets, chain.fk(answers))
+    ok = (position < POSITION_TOL) & (orientation < ORIENTATION_TOL) & chain.within_limits(answers, 1e-9)
+    micro = np.array(times) * 1e6
+    return 100 * ok.mean(), float(np.median(micro)), float(np.percentile(micro, 99))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 targets instead of 1000")
+    parser.add_argument("--methods", default="dls,pinv,weighted_pinv,transpose,ccd")
+    parser.add_argument("--no-peers", action="store_true")
+    args = parser.parse_args()
+    count = 100 if args.quick else 1000
+    print(f"{'chain':22s} {'seeds':6s} {'solver':16s} {'success %':>9s} {'median µs':>10s} {'p99 µs':>9s}")
+    for path, base, tip in CHAINS:
+        chain = RobotModel.from_urdf_file(str(path)).chain(base, tip)
+        rng = np.random.default_rng(0)
+        solutions = chain.random_configurations(count, rng)
+        targets = chain.fk(solutions)
+        seed_sets = {
+            "random": chain.random_configurations(count, rng),
+            "near": np.clip(solutions + rng.uniform(-0.25, 0.25, solutions.shape), chain.lower, chain.upper),
+        }
+        with tempfile.NamedTemporaryFile("w", suffix=".urdf", delete=False) as handle:
+            handle.write(serial_urdf(chain))
+        solvers = {method: ours(chain, method) for method in args.methods.split(",")}
+        for name, factory in ({} if args.no_peers else PEERS).items():
+            try:
+                solvers[name] = factory(chain, handle.name)
+            except ImportError as error:
+                print(f"  ({name} skipped: {error}; pip install -r bench/requirements.txt)")
+        for kind, seeds in seed_sets.items():
+            for name, solve in solvers.items():
+                rate, median, p99 = measure(chain, solve, targets, seeds)
+                print(
+                    f"{base + '→' + tip:22s} {kind:6s} {name:16s} {rate:9.1f} {median:10.0f} {p99:9.0f}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
