@@ -21,8 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ik_solvers import RobotModel, make_solver  # noqa: E402
-from ik_solvers.spatial import pose_error  # noqa: E402
+from ik_solvers import RobotModel, make_solver
+from ik_solvers.spatial import pose_error
 
 CHAINS = [
     (ROOT / "urdf" / "humanoid.urdf", "base_link", "l_sole"),
