@@ -57,8 +57,9 @@ def bench_chain(
     targets = chain.fk(chain.random_configurations(batch, rng))
     singles = iter(np.tile(targets[:2000], (10, 1, 1)))
     single = median_seconds(lambda: solver.solve(next(singles)), repeats=5000)
-    result = solver.solve_batch(targets)
-    batch_time = median_seconds(lambda: solver.solve_batch(targets), repeats=5)
+    result = solver.solve_batch(targets)  # also warms caches and the allocator up
+    solver.solve_batch(targets)
+    batch_time = median_seconds(lambda: solver.solve_batch(targets), repeats=7)
     row = Row(name, single * 1e6, batch / batch_time, float(result.success.mean()))
     if urdf_path is not None and ikpy_sample > 0:
         row.ikpy_us, row.ikpy_success = bench_ikpy(chain, urdf_path, targets[:ikpy_sample], position_only)
