@@ -189,6 +189,7 @@ def test_nan_row_fails_alone_in_a_batch(left):
     assert result.success.tolist() == [True, True, False, False, True]
     assert "finite pose" in result.messages[2] and "orthonormal" in result.messages[3]
     assert np.all(np.isfinite(result.q)) and np.all(left.within_limits(result.q))
+    assert np.isnan(result.position_error[2:4]).all()
 
 
 def test_smooth_path_gives_smooth_joint_motion(leg):

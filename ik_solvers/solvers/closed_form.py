@@ -179,7 +179,7 @@ class ClosedFormSolver:
             poles: (N, 3) or None, as in :meth:`solve`.
         Returns:
             BatchResult. A malformed target (NaN, inf, not a rotation) fails its row only, with
-            q at the rest pose and a message; the other rows are solved.
+            q at the rest pose, NaN errors and a message; the other rows are solved.
         Raises:
             InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
         """
@@ -203,6 +203,7 @@ class ClosedFormSolver:
         q, reason, position_error, orientation_error = out
         q = np.ascontiguousarray(q.T)
         reason[~valid] = INVALID
+        position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
         success = reason == 0
         table = self._messages
         messages = tuple(map(table.__getitem__, reason.tolist()))
