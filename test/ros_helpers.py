@@ -6,13 +6,14 @@ Never sleep a fixed time: spin until the condition holds, with a deadline.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from ik_solvers.demo.processes import console_script
 
 DEFAULT_TIMEOUT = 10.0  # [s] generous: discovery usually takes ~0.1–0.3 s, rarely ~3 s
 
@@ -39,19 +40,6 @@ def wait_for_matching(
     else:
         matched = endpoint.get_publisher_count
     return spin_until(executor, lambda: matched() >= count, timeout)
-
-
-def console_script(name: str) -> str:
-    """Path of console script ``name``: next to this Python interpreter first, then on PATH."""
-    beside = Path(sys.executable).parent / name
-    if beside.is_file():
-        return str(beside)
-    found = shutil.which(name)
-    if found is None:
-        raise FileNotFoundError(
-            f"console script {name!r} is neither in {beside.parent} nor on PATH"
-        )
-    return found
 
 
 class ProcessRunner:

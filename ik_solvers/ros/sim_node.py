@@ -2,7 +2,8 @@
 
 Subscribes ``joint_commands`` (sensor_msgs/JointState: names and positions [rad]) and publishes
 ``/joint_states`` (position [rad], velocity [rad/s], effort [N m]) at ``publish_rate`` [Hz].
-Physics runs in step with the wall clock; the achieved real-time factor (simulated time over
+With a floating base it also publishes the torso's pose in the world on ``~/base_pose``
+(geometry_msgs/PoseStamped, frame ``world``) at the same rate. Physics runs in step with the wall clock; the achieved real-time factor (simulated time over
 wall time) is logged every ``report_period`` [s] and published on ``~/real_time_factor``.
 Commands for joints the robot does not have are refused with a warning.
 
@@ -18,7 +19,9 @@ import math
 import sys
 import time
 
+import numpy as np
 import rclpy
+from geometry_msgs.msg import PoseStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
@@ -53,6 +56,9 @@ class SimNode(Node):
         self.warned: set[str] = set()
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
+        self.base_publisher = (
+            self.create_publisher(PoseStamped, "~/base_pose", 10) if config.floating_base else None
+        )
         self.create_subscription(JointState, "joint_commands", self.on_command, 10)
         self.wall_start = self.report_wall = time.monotonic()
         self.report_sim = 0.0
@@ -105,6 +111,8 @@ class SimNode(Node):
             efforts.tolist(),
         )
         self.state_publisher.publish(message)
+        if self.base_publisher is not None:
+            self.base_publisher.publish(_base_pose(self.robot.base_pose(), message.header.stamp))
 
     def report(self, now: float) -> None:
         """Log and publish simulated time over wall time since the last report."""
@@ -112,6 +120,16 @@ class SimNode(Node):
         self.report_wall, self.report_sim = now, self.robot.time
         self.rtf_publisher.publish(Float64(data=factor))
         self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s)")
+
+
+def _base_pose(pose: np.ndarray, stamp) -> PoseStamped:
+    """PoseStamped in ``world`` from MuJoCo's (x, y, z, qw, qx, qy, qz)."""
+    message = PoseStamped()
+    message.header.frame_id, message.header.stamp = "world", stamp
+    position, orientation = message.pose.position, message.pose.orientation
+    position.x, position.y, position.z = (float(v) for v in pose[:3])
+    orientation.w, orientation.x, orientation.y, orientation.z = (float(v) for v in pose[3:])
+    return message
 
 
 def main(args: list[str] | None = None) -> int:

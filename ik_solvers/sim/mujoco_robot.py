@@ -17,9 +17,11 @@ It imports without ROS. Units: metres, radians, seconds, N m.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 
+os.environ.setdefault("MUJOCO_GL", "egl")  # headless rendering (read when mujoco is imported)
 import mujoco
 import numpy as np
 
@@ -38,6 +40,7 @@ class ServoConfig:
         effort_scale: factor on the URDF effort limits [N m] used as actuator force limits.
         floating_base: True: free root with the feet on the floor; False: root fixed in space.
         base_height: [m] height of the fixed root above the floor (fixed base only).
+        self_collision: whether the robot's links collide with each other (always with the floor).
         timestep: [s] physics step.
     """
 
@@ -46,6 +49,7 @@ class ServoConfig:
     effort_scale: float = 1.0
     floating_base: bool = False
     base_height: float = 1.0
+    self_collision: bool = False
     timestep: float = 0.002
 
     def __post_init__(self) -> None:
@@ -97,6 +101,9 @@ def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
     floor.name, floor.type, floor.size = "floor", mujoco.mjtGeom.mjGEOM_PLANE, (0.0, 0.0, 0.05)
     floor.friction = FLOOR_FRICTION
     floor.rgba = (0.75, 0.8, 0.85, 1.0)
+    if not config.self_collision:  # robot geoms touch the floor only: contype 1 & floor conaffinity 1
+        for geom in spec.geoms:
+            geom.contype, geom.conaffinity = (0, 1) if geom.name == "floor" else (1, 0)
     light = spec.worldbody.add_light()
     light.pos, light.dir = (0.0, 0.0, 3.0), (0.0, 0.0, -1.0)
     for joint in spec.joints:
@@ -145,16 +152,18 @@ class MujocoRobot:
         """Simulated time [s]."""
         return float(self.data.time)
 
-    def reset(self, positions: np.ndarray) -> None:
+    def reset(self, positions: np.ndarray, base: np.ndarray | None = None) -> None:
         """Put the joints at ``positions`` (n,) [rad], at rest, servos holding them.
 
-        With a floating base the robot is placed upright and lowered until its lowest
-        geometry rests on the floor.
+        With a floating base the torso goes to ``base`` (x, y, z, qw, qx, qy, qz) [m] in the
+        world, or, when None, upright and lowered until the lowest geometry rests on the floor.
         """
         mujoco.mj_resetData(self.model, self.data)
         self.data.qpos[self._qpos] = positions
         self.data.ctrl[:] = positions
-        if self.config.floating_base:
+        if self.config.floating_base and base is not None:
+            self.data.qpos[:7] = base
+        elif self.config.floating_base:
             self._place_on_floor()
         mujoco.mj_forward(self.model, self.data)
 
