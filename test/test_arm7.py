@@ -132,9 +132,7 @@ def feasible_swivels(arm: Arm7Solver, q: np.ndarray, offsets: np.ndarray) -> np.
         columns = tuple(tuple(matrices[:, i, j] for i in range(3)) for j in range(3))
         entries = triple.entries(columns, COLUMNS)
         seed = (0.0, 0.0, 0.0)
-        outside = [
-            triple.violation(triple.angles(entries, sign, seed, COLUMNS), COLUMNS) for sign in (1.0, -1.0)
-        ]
+        outside = [triple.violation(angles, COLUMNS) for angles in triple.branches(entries, seed, COLUMNS)]
         feasible &= np.minimum(*outside) <= 1e-10
     return feasible
 

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.arm7_geometry import ArmGeometry
+from ik_solvers.solvers.arm7_geometry import IDENTITY, ArmGeometry
 from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
 from ik_solvers.solvers.closed_form import (
     BLOCK,
@@ -40,17 +40,14 @@ from ik_solvers.solvers.closed_form import (
     _check_pole,
 )
 from ik_solvers.solvers.euler3 import LIMIT_TOLERANCE, outside, prefer_first
-from ik_solvers.solvers.folded import fmatmul, fmatvec, products
+from ik_solvers.solvers.rotations import tmatvec
 from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel
 from ik_solvers.solvers.vectors import (
     COLUMNS,
     SCALAR,
     Ops,
-    cross,
-    dot,
     pose_columns,
     pose_errors,
-    rotate,
     scale,
     sub,
     valid_pose,
@@ -67,7 +64,7 @@ class _Arm(NamedTuple):
 
     axis: tuple  # t, unit shoulder→wrist direction
     frame: tuple  # columns of R0, the shoulder rotation at the requested swivel
-    elbow_rotation: tuple  # columns of R4
+    elbow: tuple  # (cos q4, sin q4)
     goal: tuple  # columns of R_target Mᵀ = Rs R4 Rw
     seed: tuple  # 7 seed angles
     q4: object
@@ -212,20 +209,20 @@ class Arm7Solver(ClosedFormSolver):
 
 def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, seeded: bool) -> _Arm:
     """Steps 1-2 of the module docstring: elbow angle and the shoulder rotation R0 at the wanted swivel."""
-    geo, product = solver.geometry, products(ops)
-    wrist = sub(position, product.matvec(rotation, geo.tool))
+    geo = solver.geometry
+    wrist = sub(position, ops.matvec(rotation, geo.tool))
     to_wrist = sub(wrist, geo.shoulder_centre)
-    q4, reason = _elbow(geo, ops, dot(to_wrist, to_wrist), seed[3])
+    q4, reason = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3])
     c4, s4 = ops.cos(q4), ops.sin(q4)
     v = _normalised(geo.shoulder_to_wrist(c4, s4), ops)
-    k = _normalised(cross(geo.elbow_axis, v), ops)
-    j = cross(v, k)
+    k = _normalised(ops.cross(geo.elbow_axis, v), ops)
+    j = ops.cross(v, k)
     seed_turn = _shoulder_turn(geo, seed, ops)
-    length = ops.sqrt(dot(to_wrist, to_wrist))
+    length = ops.sqrt(ops.dot(to_wrist, to_wrist))
     axis = scale(to_wrist, 1.0 / ops.maximum(length, TINY))
     if _any(length <= TINY):  # the target at the shoulder centre: keep the seed's arm direction
         axis = _select(length > TINY, axis, seed_turn(v), ops)
-    offset = (dot(geo.upper_arm, k), dot(geo.upper_arm, j))
+    offset = (ops.dot(geo.upper_arm, k), ops.dot(geo.upper_arm, j))
     candidates = []
     if pole is not None:
         candidates.append(lambda: _toward(sub(pole, geo.shoulder_centre), 0.0, axis, offset, ops))
@@ -234,10 +231,10 @@ def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, see
     candidates += [following, default] if seeded else [default, following]
     candidates.append(lambda: _following(_any_perpendicular(axis, ops), axis, ops))
     r = _first_valid(candidates, ops)
-    tr = cross(axis, r)
+    tr = ops.cross(axis, r)
     frame = tuple(tuple(axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c] for i in range(3)) for c in range(3))
-    goal = tuple(product.matvec(rotation, row) for row in geo.tip_rows)
-    return _Arm(axis, frame, product.rotation(geo.tables[3], c4, s4), goal, seed, q4, reason)
+    goal = rotation if geo.tip_rows == IDENTITY else tuple(ops.matvec(rotation, row) for row in geo.tip_rows)
+    return _Arm(axis, frame, (c4, s4), goal, seed, q4, reason)
 
 
 def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4):
@@ -260,17 +257,16 @@ def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4):
 
 def _joints(geo: ArmGeometry, ops: Ops, arm: _Arm, frame: tuple):
     """Step 3: the seven angles for shoulder rotation ``frame``; how far shoulder and wrist are outside limits."""
-    product = products(ops)
     shoulder, shoulder_out = geo.shoulder.nearest(geo.shoulder.entries(frame, ops), arm.seed[:3], ops)
-    forward = product.matmul(frame, arm.elbow_rotation)
-    wrist_rotation = tuple(product.tmatvec(forward, g) for g in arm.goal)
+    forward = geo.axes[3].times(frame, *arm.elbow, ops)
+    wrist_rotation = tuple(tmatvec(forward, g, ops) for g in arm.goal)
     wrist, wrist_out = geo.wrist.nearest(geo.wrist.entries(wrist_rotation, ops), arm.seed[4:], ops)
     return shoulder + (arm.q4,) + wrist, shoulder_out, wrist_out
 
 
 def _search_swivel(geo: ArmGeometry, arm: _Arm):
     """Step 4 for the rows of ``arm`` (columns): found (bool), and the angles at the nearest feasible swivel."""
-    forward = fmatmul(arm.frame, arm.elbow_rotation)
+    forward = geo.axes[3].times(arm.frame, *arm.elbow, COLUMNS)
     groups = []
     for triple, first, second, sign in (
         (geo.shoulder, arm.frame, None, 1.0),
@@ -278,14 +274,18 @@ def _search_swivel(geo: ArmGeometry, arm: _Arm):
     ):
         forms = np.empty((7, 3, arm.q4.shape[0]))
         for index, (u, w) in enumerate(triple.entry_pairs()):
-            y, x = (u, fmatvec(first, w)) if second is None else (fmatvec(first, u), fmatvec(second, w))
+            y, x = (
+                (u, COLUMNS.matvec(first, w))
+                if second is None
+                else (COLUMNS.matvec(first, u), COLUMNS.matvec(second, w))
+            )
             for part, coefficient in enumerate(form_coefficients(y, x, arm.axis, sign)):
                 forms[index, part] = coefficient
         seed = arm.seed[:3] if second is None else arm.seed[4:]
         groups.append((triple, forms, seed))
     psi, found = nearest_feasible_swivel(groups)
     c, s = np.cos(psi), np.sin(psi)
-    frame = tuple(rotate(arm.axis, c, s, column) for column in arm.frame)
+    frame = tuple(COLUMNS.rotate(arm.axis, c, s, column) for column in arm.frame)
     q, _, _ = _joints(geo, COLUMNS, arm, frame)
     return found, [np.broadcast_to(x, psi.shape)[found] for x in q]
 
@@ -299,7 +299,7 @@ def _shoulder_turn(geo: ArmGeometry, seed, ops: Ops):
 
     def turn(vector):
         for axis, c, s in reversed(turns):
-            vector = rotate(axis, c, s, vector)
+            vector = ops.rotate(axis, c, s, vector)
         return vector
 
     return turn
@@ -318,7 +318,7 @@ def _toward(direction, angle: float, axis, offset, ops: Ops):
     cb, sb = ek * inverse, ej * inverse
     ca, sa = math.cos(angle), math.sin(angle)
     c, s = ca * cb + sa * sb, sa * cb - ca * sb
-    turned = rotate(axis, c, s, scale(across, 1.0 / ops.maximum(length, TINY)))
+    turned = ops.rotate(axis, c, s, scale(across, 1.0 / ops.maximum(length, TINY)))
     return (length > 1e-9) & (lever > 1e-9), turned
 
 
@@ -329,8 +329,8 @@ def _following(vector, axis, ops: Ops):
 
 
 def _across(vector, axis, ops: Ops):
-    across = sub(vector, scale(axis, dot(vector, axis)))
-    return across, ops.sqrt(dot(across, across))
+    across = sub(vector, scale(axis, ops.dot(vector, axis)))
+    return across, ops.sqrt(ops.dot(across, across))
 
 
 def _any_perpendicular(axis, ops: Ops):
@@ -349,14 +349,19 @@ def _first_valid(candidates, ops: Ops):
         else:
             result = _select(done, result, vector, ops)
             done = done | valid
-        if not _any(~np.asarray(done)):
+        if _all(done):
             break
     return result
 
 
+def _all(condition) -> bool:
+    """True if the flag (a bool or a column of them) is set everywhere."""
+    return condition if condition.__class__ is bool else bool(np.all(condition))
+
+
 def _any(condition) -> bool:
     """True if the flag (a bool or a column of them) is set anywhere."""
-    return bool(np.any(condition))
+    return condition if condition.__class__ is bool else bool(np.any(condition))
 
 
 def _select(condition, first, second, ops: Ops):
@@ -364,7 +369,7 @@ def _select(condition, first, second, ops: Ops):
 
 
 def _normalised(vector, ops: Ops):
-    return scale(vector, 1.0 / ops.maximum(ops.sqrt(dot(vector, vector)), TINY))
+    return scale(vector, 1.0 / ops.maximum(ops.sqrt(ops.dot(vector, vector)), TINY))
 
 
 def _take(arm: _Arm, rows: np.ndarray) -> _Arm:

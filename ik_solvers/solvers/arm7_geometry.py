@@ -24,9 +24,11 @@ import numpy as np
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.base import UnsupportedChainError
 from ik_solvers.solvers.euler3 import AxisTriple
-from ik_solvers.solvers.folded import products, rotation_table
+from ik_solvers.solvers.rotations import JointAxis, matmul
 from ik_solvers.solvers.structure import StructureMismatch, arm7_structure, meeting_point
 from ik_solvers.solvers.vectors import Ops, add
+
+IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
 
 def _vector(values: np.ndarray) -> tuple[float, float, float]:
@@ -45,7 +47,9 @@ class ArmGeometry:
         tool: the tip position relative to the wrist centre, in the tip frame [m].
         tip_rows: rows of the tip rotation M at q = 0.
         distance_terms: (c0, A, B) with |W - S|² = c0 + A cos q4 + B sin q4 [m²].
-        lower, upper: (7,) joint limits [rad].
+        lower, upper: 7 joint limits each [rad] (floats).
+        elbow_range: (amplitude R, phase φ) with |W - S|² = c0 + R cos(q4 - φ).
+        axes: the seven :class:`JointAxis` (base frame, q = 0).
         elbow_direction: unit direction from the shoulder-wrist line to the elbow at Rs = I, mid elbow.
 
     Raises:
@@ -80,15 +84,11 @@ class ArmGeometry:
             float(2.0 * upper @ (forearm - along)),
             float(2.0 * upper @ np.cross(elbow_axis, forearm)),
         )
-        self.lower, self.upper = chain.lower.copy(), chain.upper.copy()
-        self.tables = tuple(rotation_table(axis) for axis in axes)
+        self.lower, self.upper = chain.lower.tolist(), chain.upper.tolist()
+        _, cos_part, sin_part = self.distance_terms
+        self.elbow_range = (math.hypot(cos_part, sin_part), math.atan2(sin_part, cos_part))
+        self.axes = tuple(JointAxis(axis) for axis in axes)
         self.elbow_direction = self._natural_elbow_direction()
-
-    @property
-    def elbow_range(self) -> tuple[float, float]:
-        """(amplitude R, phase φ): |W - S|² = c0 + R cos(q4 - φ)."""
-        _, a, b = self.distance_terms
-        return math.hypot(a, b), math.atan2(b, a)
 
     def shoulder_to_wrist(self, c4, s4) -> tuple:
         """v = e + R4 f, the shoulder-to-wrist vector with Rs = I [m], for cos q4, sin q4 (floats or columns)."""
@@ -97,15 +97,15 @@ class ArmGeometry:
 
     def forward(self, q, ops: Ops) -> tuple[tuple, tuple]:
         """Tip pose of q (7 floats or columns) in the base frame: (rotation columns, position [m])."""
-        product = products(ops)
-        matmul = product.matmul
         cosines, sines = [ops.cos(x) for x in q], [ops.sin(x) for x in q]
-        turns = [product.rotation(table, c, s) for table, c, s in zip(self.tables, cosines, sines)]
-        shoulder = matmul(matmul(turns[0], turns[1]), turns[2])
-        wrist = matmul(matmul(turns[4], turns[5]), turns[6])
-        rotation = matmul(matmul(matmul(shoulder, turns[3]), wrist), self.tip_columns)
-        reach = product.matvec(shoulder, self.shoulder_to_wrist(cosines[3], sines[3]))
-        return rotation, add(add(self.shoulder_centre, reach), product.matvec(rotation, self.tool))
+        rotation = self.axes[0].matrix(cosines[0], sines[0], ops)
+        for i in range(1, 7):
+            rotation = self.axes[i].times(rotation, cosines[i], sines[i], ops)
+            if i == 2:
+                reach = ops.matvec(rotation, self.shoulder_to_wrist(cosines[3], sines[3]))
+        if self.tip_columns != IDENTITY:
+            rotation = matmul(rotation, self.tip_columns, ops)
+        return rotation, add(add(self.shoulder_centre, reach), ops.matvec(rotation, self.tool))
 
     def _natural_elbow_direction(self) -> tuple[float, float, float]:
         """Unit direction from the shoulder-wrist line to the elbow, at Rs = I and mid elbow limits.

@@ -3,8 +3,8 @@
 The unit axes a, b, c are fixed in one frame (a group of three joints at the zero pose, in the base
 frame) with a ⊥ b and b ⊥ c. The first and third may be orthogonal (roll-pitch-yaw orders such as
 xyz, yxz, zyx), parallel (Euler orders such as zyz, xyx) or at any other angle α measured about b.
-Every rotation has two solutions, the branches σ = +1 and σ = -1 (they differ by π in θ1 and θ3
-and by a reflection of θ2 about α). When Rot(b, θ2) c lies along a (the gimbal alignment), only a
+Every rotation has two solutions, the branches (they differ by π in θ1 and θ3 and by a reflection
+of θ2 about α). When Rot(b, θ2) c lies along a (the gimbal alignment), only a
 sum or difference of θ1 and θ3 is fixed: θ1 then keeps the seed's value and θ3 takes the rest, so
 the split stays continuous and finite.
 
@@ -18,11 +18,12 @@ import math
 
 import numpy as np
 
-from ik_solvers.solvers.folded import products
+from ik_solvers.solvers.rotations import bilinear
 from ik_solvers.solvers.vectors import Ops, cross, dot, wrap
 
 ALIGNED = 1e-12  # below this |Rot(b, θ2) c × a|, θ1 and θ3 share one degree of freedom
 LIMIT_TOLERANCE = 1e-10  # [rad] an angle this far outside its limits still counts as within
+NEAR_SEED = (0.5 * math.pi) ** 2  # [rad²] within this of the seed, no other branch is nearer
 ENTRY_COUNT = 7  # entries u·R w used by the swivel search: the six of ``entries`` and d3
 
 
@@ -47,6 +48,7 @@ class AxisTriple:
         self.upper = tuple(float(x) for x in upper)
         self.middle = tuple(0.5 * (lo + hi) for lo, hi in zip(self.lower, self.upper))
         self._range_kind = tuple(self._kind(i) for i in range(3))
+        self._readers = tuple(bilinear(u, w) for u, w in self.entry_pairs()[:6])
 
     def _kind(self, i: int) -> str:
         """How angle i is brought into its limits: as computed, near the middle, or near the seed."""
@@ -61,32 +63,34 @@ class AxisTriple:
         return [(a, c), (b, c), (axb, c), (a, b), (b, b), (axb, b), (a, self.c_cross_b)]
 
     def entries(self, rotation: tuple, ops: Ops) -> tuple:
-        """The six entries of ``rotation`` (columns) that :meth:`angles` needs."""
-        product = products(ops)
-        rc, rb = product.matvec(rotation, self.c), product.matvec(rotation, self.b)
-        a, b, axb, dot_ = self.a, self.b, self.a_cross_b, product.dot
-        return (dot_(a, rc), dot_(b, rc), dot_(axb, rc), dot_(a, rb), dot_(b, rb), dot_(axb, rb))
+        """The six entries u·R w of ``rotation`` (columns) that :meth:`branches` needs."""
+        return tuple(read(rotation, ops) for read in self._readers)
 
-    def angles(self, entries: tuple, sigma: float, seed: tuple, ops: Ops) -> tuple:
-        """(θ1, θ2, θ3) of branch ``sigma`` (±1) [rad]; ``seed`` (3 angles) settles θ1 at alignment.
+    def branches(self, entries: tuple, seed: tuple, ops: Ops) -> tuple[tuple, tuple]:
+        """(θ1, θ2, θ3) of both branches [rad], each within limits where possible; ``seed`` (3 angles)
+        settles θ1 at alignment and picks among 2π-turns of wide-range joints.
 
         θ1 and θ2 come from R c; θ3 from the residual Rot(b, -θ2) Rot(a, -θ1) R applied to b, which
-        keeps the product exact even where θ1 is ill-determined.
+        keeps the product exact even where θ1 is ill-determined. The second branch is
+        (θ1 + π, 2α - θ2, θ3 + π).
         """
         g, n1, d1, n3, bb, ab = entries[:6]
         h = ops.sqrt(n1 * n1 + d1 * d1)  # |R c × a|
-        inverse = sigma / ops.maximum(h, ALIGNED)
+        inverse = 1.0 / ops.maximum(h, ALIGNED)
         regular = h > ALIGNED
         c1 = ops.where(regular, -d1 * inverse, ops.cos(seed[0]))
         s1 = ops.where(regular, n1 * inverse, ops.sin(seed[0]))
-        sh = sigma * h
-        c2 = self.cos_alpha * g - self.sin_alpha * sh
-        s2 = self.sin_alpha * g + self.cos_alpha * sh
+        c2 = self.cos_alpha * g - self.sin_alpha * h
+        s2 = self.sin_alpha * g + self.cos_alpha * h
         # Rot(a, -θ1) R b in the basis (a, b, a × b), then its angle about c after Rot(b, -θ2).
         yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
         s3 = (self.cxb_a * c2 + self.cxb_x * s2) * n3 + (self.cxb_x * c2 - self.cxb_a * s2) * yx
-        raw = (ops.atan2(s1, c1), self.alpha + ops.atan2(sh, g), ops.atan2(s3, yb))
-        return tuple(self._in_range(i, raw[i], seed[i], ops) for i in range(3))
+        first = (ops.atan2(s1, c1), self.alpha + ops.atan2(h, g), ops.atan2(s3, yb))
+        second = (_half_turn(first[0], ops), 2.0 * self.alpha - first[1], _half_turn(first[2], ops))
+        return (
+            tuple(self._in_range(i, first[i], seed[i], ops) for i in range(3)),
+            tuple(self._in_range(i, second[i], seed[i], ops) for i in range(3)),
+        )
 
     def _in_range(self, i: int, angle, seed, ops: Ops):
         """``angle`` shifted by 2π k to its representative within the limits (nearest the seed if several)."""
@@ -108,10 +112,12 @@ class AxisTriple:
 
     def nearest(self, entries: tuple, seed: tuple, ops: Ops) -> tuple[tuple, object]:
         """The branch within limits nearest the seed (else the one least outside): angles, violation."""
-        first = self.angles(entries, 1.0, seed, ops)
-        second = self.angles(entries, -1.0, seed, ops)
-        v1, v2 = self.violation(first, ops), self.violation(second, ops)
+        first, second = self.branches(entries, seed, ops)
+        v1 = self.violation(first, ops)
         d1 = sum((x - s) * (x - s) for x, s in zip(first, seed))
+        if v1.__class__ is float and v1 == 0.0 and d1 < NEAR_SEED:
+            return first, v1  # the other branch is π away in θ1 and θ3: farther from the seed
+        v2 = self.violation(second, ops)
         d2 = sum((x - s) * (x - s) for x, s in zip(second, seed))
         pick = prefer_first(v1, d1, v2, d2)
         chosen = tuple(ops.where(pick, x, y) for x, y in zip(first, second))
@@ -135,6 +141,11 @@ class AxisTriple:
             third[3], third[6] = math.cos(limit[2]), -math.sin(limit[2])
             rows += [first, middle, third]
         return np.array(rows)
+
+
+def _half_turn(angle, ops: Ops):
+    """angle + π brought back into [-π, π] for an angle in [-π, π]."""
+    return angle + ops.where(angle > 0.0, -math.pi, math.pi)
 
 
 def outside(angle, lower: float, upper: float, ops: Ops):

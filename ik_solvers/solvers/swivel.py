@@ -54,9 +54,7 @@ def _feasible(group: Group, cos_psi: np.ndarray, sin_psi: np.ndarray) -> np.ndar
     """(K, M) True where some branch of the group has all three joints within limits at ψ."""
     triple, forms, seed = group
     entries = tuple(forms[i, 0] * cos_psi + forms[i, 1] * sin_psi + forms[i, 2] for i in range(6))
-    violations = [
-        triple.violation(triple.angles(entries, sigma, seed, COLUMNS), COLUMNS) for sigma in (1.0, -1.0)
-    ]
+    violations = [triple.violation(angles, COLUMNS) for angles in triple.branches(entries, seed, COLUMNS)]
     return np.minimum(*violations) <= LIMIT_TOLERANCE
 
 
