@@ -44,7 +44,7 @@ class ServoConfig:
         timestep: [s] physics step.
     """
 
-    saturation_error: float = 0.05
+    saturation_error: float = 0.02
     damping_ratio: float = 1.0
     effort_scale: float = 1.0
     floating_base: bool = False
