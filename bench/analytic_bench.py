@@ -5,7 +5,7 @@ N = 100,000 targets [solves/s], and ikpy's median time per solve on a sample of 
 (ikpy has no batch call), with the ratio and both success rates at 1e-6 m / 1e-6 rad. Targets are
 FK of random in-limit configurations. Medians over repeats: this machine is shared and noisy.
 
-Run: ``python bench/analytic_bench.py`` (ikpy from bench/requirements.txt; without it the ikpy
+Arms are timed seeded (tracking) and once without a seed. Run: ``python bench/analytic_bench.py`` (ikpy from bench/requirements.txt; without it the ikpy
 columns stay empty). Each chain is one :func:`bench_chain` call, so adding a chain is one line.
 """
 
@@ -49,17 +49,32 @@ def median_seconds(call, repeats: int) -> float:
 
 
 def bench_chain(
-    name: str, chain: Chain, urdf_path: Path | None, batch: int, ikpy_sample: int, position_only: bool = False
+    name: str,
+    chain: Chain,
+    urdf_path: Path | None,
+    batch: int,
+    ikpy_sample: int,
+    position_only: bool = False,
+    seed_offset: float | None = None,
 ) -> Row:
-    """Time one chain's geometric solver (single and batch) and ikpy on the same targets."""
+    """Time one chain's geometric solver (single and batch) and ikpy on the same targets.
+
+    ``seed_offset`` [rad]: when given, each target is solved with its own configuration plus this
+    offset as the seed (tracking, where the previous solution seeds the next solve).
+    """
     solver = make_solver("geometric", chain)
     rng = np.random.default_rng(0)
-    targets = chain.fk(chain.random_configurations(batch, rng))
-    singles = iter(np.tile(targets[:2000], (10, 1, 1)))
-    single = median_seconds(lambda: solver.solve(next(singles)), repeats=5000)
-    result = solver.solve_batch(targets)  # also warms caches and the allocator up
-    solver.solve_batch(targets)
-    batch_time = median_seconds(lambda: solver.solve_batch(targets), repeats=7)
+    configurations = chain.random_configurations(batch, rng)
+    targets = chain.fk(configurations)
+    seeds = None if seed_offset is None else configurations + seed_offset
+    cases = iter(np.tile(np.arange(2000), 10))
+    if seeds is None:
+        single = median_seconds(lambda: solver.solve(targets[next(cases)]), repeats=5000)
+    else:
+        single = median_seconds(lambda: solver.solve(targets[i := next(cases)], seed=seeds[i]), repeats=5000)
+    result = solver.solve_batch(targets, seeds)  # also warms caches and the allocator up
+    solver.solve_batch(targets, seeds)
+    batch_time = median_seconds(lambda: solver.solve_batch(targets, seeds), repeats=7)
     row = Row(name, single * 1e6, batch / batch_time, float(result.success.mean()))
     if urdf_path is not None and ikpy_sample > 0:
         row.ikpy_us, row.ikpy_success = bench_ikpy(chain, urdf_path, targets[:ikpy_sample], position_only)
@@ -127,7 +142,26 @@ def main() -> None:
     ]
     planar = RobotModel.from_urdf_file(PLANAR_URDF).chain("base", "tip")
     rows.append(bench_chain("planar two-link", planar, PLANAR_URDF, args.batch, args.ikpy_sample, True))
+    rows += arm_rows(model, humanoid, args.batch, args.ikpy_sample)
     print_table(rows)
+
+
+def arm_rows(model: RobotModel, urdf_path: Path, batch: int, ikpy_sample: int) -> list[Row]:
+    """The 7-DoF arms: seeded as in tracking (seed = configuration + 0.01 rad), and once without a
+    seed, where the default swivel often breaks a joint limit and the swivel search runs."""
+    rows = [
+        bench_chain(
+            f"arm {tip} (seeded)",
+            model.chain("base_link", tip),
+            urdf_path,
+            batch,
+            ikpy_sample,
+            seed_offset=0.01,
+        )
+        for tip in ("l_wrist", "r_wrist", "l_hand")
+    ]
+    rows.append(bench_chain("arm l_hand (no seed)", model.chain("base_link", "l_hand"), urdf_path, batch, 0))
+    return rows
 
 
 if __name__ == "__main__":
