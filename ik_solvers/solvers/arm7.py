@@ -42,6 +42,16 @@ from ik_solvers.solvers.closed_form import (
 from ik_solvers.solvers.euler3 import LIMIT_TOLERANCE, outside, prefer_first
 from ik_solvers.solvers.rotations import tmatvec
 from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel
+from ik_solvers.solvers.swivel_reference import (
+    TINY,
+    any_perpendicular,
+    anywhere,
+    first_valid,
+    following,
+    normalised,
+    select,
+    toward,
+)
 from ik_solvers.solvers.vectors import (
     COLUMNS,
     SCALAR,
@@ -55,7 +65,6 @@ from ik_solvers.solvers.vectors import (
 )
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4
-TINY = 1e-12  # lengths [m] and projections below this count as zero
 REACH_SLACK = 1e-12  # [m²] clamping of |W - S|² that still counts as reached
 
 
@@ -214,23 +223,23 @@ def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, see
     to_wrist = sub(wrist, geo.shoulder_centre)
     q4, reason = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3])
     c4, s4 = ops.cos(q4), ops.sin(q4)
-    v = _normalised(geo.shoulder_to_wrist(c4, s4), ops)
-    k = _normalised(ops.cross(geo.elbow_axis, v), ops)
+    v = normalised(geo.shoulder_to_wrist(c4, s4), ops)
+    k = normalised(ops.cross(geo.elbow_axis, v), ops)
     j = ops.cross(v, k)
     seed_turn = _shoulder_turn(geo, seed, ops)
     length = ops.sqrt(ops.dot(to_wrist, to_wrist))
     axis = scale(to_wrist, 1.0 / ops.maximum(length, TINY))
-    if _any(length <= TINY):  # the target at the shoulder centre: keep the seed's arm direction
-        axis = _select(length > TINY, axis, seed_turn(v), ops)
+    if anywhere(length <= TINY):  # the target at the shoulder centre: keep the seed's arm direction
+        axis = select(length > TINY, axis, seed_turn(v), ops)
     offset = (ops.dot(geo.upper_arm, k), ops.dot(geo.upper_arm, j))
     candidates = []
     if pole is not None:
-        candidates.append(lambda: _toward(sub(pole, geo.shoulder_centre), 0.0, axis, offset, ops))
-    default = lambda: _toward(solver.elbow_direction, solver.swivel, axis, offset, ops)
-    following = lambda: _following(seed_turn(k), axis, ops)
-    candidates += [following, default] if seeded else [default, following]
-    candidates.append(lambda: _following(_any_perpendicular(axis, ops), axis, ops))
-    r = _first_valid(candidates, ops)
+        candidates.append(lambda: toward(sub(pole, geo.shoulder_centre), 0.0, axis, offset, ops))
+    default = lambda: toward(solver.elbow_direction, solver.swivel, axis, offset, ops)
+    keep_seed = lambda: following(seed_turn(k), axis, ops)
+    candidates += [keep_seed, default] if seeded else [default, keep_seed]
+    candidates.append(lambda: following(any_perpendicular(axis, ops), axis, ops))
+    r = first_valid(candidates, ops)
     tr = ops.cross(axis, r)
     frame = tuple(tuple(axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c] for i in range(3)) for c in range(3))
     goal = rotation if geo.tip_rows == IDENTITY else tuple(ops.matvec(rotation, row) for row in geo.tip_rows)
@@ -303,73 +312,6 @@ def _shoulder_turn(geo: ArmGeometry, seed, ops: Ops):
         return vector
 
     return turn
-
-
-def _toward(direction, angle: float, axis, offset, ops: Ops):
-    """R0 k for the elbow toward ``direction`` turned by ``angle`` about t: (valid, unit vector ⊥ t).
-
-    ``offset`` = (e·k, e·j): the elbow offset from the shoulder-wrist line in the arm frame; its angle β
-    is taken off so that the elbow itself, not k, points the requested way.
-    """
-    across, length = _across(direction, axis, ops)
-    ek, ej = offset
-    lever = ops.sqrt(ek * ek + ej * ej)
-    inverse = 1.0 / ops.maximum(lever, TINY)
-    cb, sb = ek * inverse, ej * inverse
-    ca, sa = math.cos(angle), math.sin(angle)
-    c, s = ca * cb + sa * sb, sa * cb - ca * sb
-    turned = ops.rotate(axis, c, s, scale(across, 1.0 / ops.maximum(length, TINY)))
-    return (length > 1e-9) & (lever > 1e-9), turned
-
-
-def _following(vector, axis, ops: Ops):
-    """``vector`` projected onto the plane normal to t and normalised: (valid, unit vector)."""
-    across, length = _across(vector, axis, ops)
-    return length > 1e-6, scale(across, 1.0 / ops.maximum(length, TINY))
-
-
-def _across(vector, axis, ops: Ops):
-    across = sub(vector, scale(axis, ops.dot(vector, axis)))
-    return across, ops.sqrt(ops.dot(across, across))
-
-
-def _any_perpendicular(axis, ops: Ops):
-    """A vector not parallel to the unit ``axis``: x, or y where the axis is near x."""
-    near_x = abs(axis[0]) > 0.6
-    return (ops.where(near_x, 0.0, 1.0), ops.where(near_x, 1.0, 0.0), 0.0)
-
-
-def _first_valid(candidates, ops: Ops):
-    """Per row, the vector of the first candidate whose flag is True (the last is always valid)."""
-    result, done = None, False
-    for make in candidates:
-        valid, vector = make()
-        if result is None:
-            result, done = vector, valid
-        else:
-            result = _select(done, result, vector, ops)
-            done = done | valid
-        if _all(done):
-            break
-    return result
-
-
-def _all(condition) -> bool:
-    """True if the flag (a bool or a column of them) is set everywhere."""
-    return condition if condition.__class__ is bool else bool(np.all(condition))
-
-
-def _any(condition) -> bool:
-    """True if the flag (a bool or a column of them) is set anywhere."""
-    return condition if condition.__class__ is bool else bool(np.any(condition))
-
-
-def _select(condition, first, second, ops: Ops):
-    return tuple(ops.where(condition, a, b) for a, b in zip(first, second))
-
-
-def _normalised(vector, ops: Ops):
-    return scale(vector, 1.0 / ops.maximum(ops.sqrt(ops.dot(vector, vector)), TINY))
 
 
 def _take(arm: _Arm, rows: np.ndarray) -> _Arm:
