@@ -36,6 +36,7 @@ LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
+JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
 
@@ -73,21 +74,12 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def ik_node_arguments() -> list[str]:
-    """ROS arguments naming the demo's chains, all on the geometric solver at first."""
-    arguments = [
-        "--ros-args",
-        "-r",
-        f"__node:={IK_NODE}",
-        "-p",
-        f"chain_names:=[{','.join(CHAINS)}]",
-    ]
+    """ROS arguments naming the demo's chains, all on the geometric solver at first, and the
+    Jacobian solver's time budget."""
+    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(CHAINS)}]"]
+    arguments += ["-p", f"jacobian.timeout:={JACOBIAN_TIMEOUT!r}"]
     for name, (base, tip) in CHAINS.items():
-        arguments += [
-            "-p",
-            f"chains.{name}.base_link:={base}",
-            "-p",
-            f"chains.{name}.tip_link:={tip}",
-        ]
+        arguments += ["-p", f"chains.{name}.base_link:={base}", "-p", f"chains.{name}.tip_link:={tip}"]
         arguments += ["-p", f"chains.{name}.solver:=geometric"]
     return arguments
 
