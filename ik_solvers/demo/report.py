@@ -146,9 +146,9 @@ def _render(
     height, width = RENDER_SIZE
     try:
         renderer = mujoco.Renderer(robot.model, height, width)
-    except mujoco.FatalError as error:
+    except (mujoco.FatalError, ImportError, AttributeError) as error:  # no usable GL backend
         raise RuntimeError(
-            f"MuJoCo cannot render offscreen (MUJOCO_GL={os.environ['MUJOCO_GL']}): {error}"
+            f"MuJoCo cannot render offscreen (MUJOCO_GL={os.environ.get('MUJOCO_GL', '')!r}): {error}"
         ) from error
     camera = mujoco.MjvCamera()
     camera.distance, camera.azimuth, camera.elevation = 1.9, 155.0, -10.0

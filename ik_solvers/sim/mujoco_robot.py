@@ -17,11 +17,9 @@ It imports without ROS. Units: metres, radians, seconds, N m.
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass
 
-os.environ.setdefault("MUJOCO_GL", "egl")  # headless rendering (read when mujoco is imported)
 import mujoco
 import numpy as np
 
