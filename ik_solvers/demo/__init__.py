@@ -1,0 +1,1 @@
+"""The demo's ROS-free parts: target trajectories, metrics of a run, figures, child processes."""
