@@ -10,11 +10,10 @@ Arguments: ``urdf`` (a URDF file passed as robot_description; default the packag
 import os
 
 from ament_index_python.packages import get_package_share_directory
+from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
-
-from launch import LaunchDescription
 
 PACKAGE = "ik_solvers"
 
