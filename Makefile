@@ -68,7 +68,8 @@ bench: setup
 	@for script in "$(ROOT)"/bench/*.py; do echo "== $$script"; "$(PY)" "$$script"; done
 
 lint: setup
-	"$(VENV)/bin/ruff" check "$(ROOT)/ik_solvers" "$(ROOT)/test" "$(ROOT)/bench"
+	"$(VENV)/bin/ruff" check "$(ROOT)/ik_solvers" "$(ROOT)/test" "$(ROOT)/bench" "$(ROOT)/launch"
+	"$(VENV)/bin/ruff" format --check "$(ROOT)/ik_solvers" "$(ROOT)/test" "$(ROOT)/bench" "$(ROOT)/launch"
 
 clean:
 	rm -rf "$(ROOT)/build" "$(ROOT)/install" "$(ROOT)/log" "$(ROOT)"/*.egg-info "$(STAMPS)"

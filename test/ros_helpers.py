@@ -18,9 +18,7 @@ from ik_solvers.demo.processes import console_script
 DEFAULT_TIMEOUT = 10.0  # [s] generous: discovery usually takes ~0.1–0.3 s, rarely ~3 s
 
 
-def spin_until(
-    executor, condition: Callable[[], bool], timeout: float = DEFAULT_TIMEOUT
-) -> bool:
+def spin_until(executor, condition: Callable[[], bool], timeout: float = DEFAULT_TIMEOUT) -> bool:
     """Spin ``executor`` until ``condition()`` is true or ``timeout`` [s] passes; return the condition."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -31,9 +29,7 @@ def spin_until(
     return True
 
 
-def wait_for_matching(
-    executor, endpoint, count: int = 1, timeout: float = DEFAULT_TIMEOUT
-) -> bool:
+def wait_for_matching(executor, endpoint, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> bool:
     """Spin until a publisher has ``count`` matched subscriptions (or a subscription ``count`` publishers)."""
     if hasattr(endpoint, "get_subscription_count"):
         matched = endpoint.get_subscription_count
@@ -53,13 +49,9 @@ class ProcessRunner:
         self.log_dir = log_dir
         self._started: list[tuple[subprocess.Popen, Path]] = []
 
-    def start(
-        self, argv: list[str], env: dict[str, str] | None = None
-    ) -> subprocess.Popen:
+    def start(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start ``argv`` with ``os.environ`` (plus ``env``), output to a log file."""
-        log_path = (
-            self.log_dir / f"process-{len(self._started)}-{Path(argv[0]).name}.log"
-        )
+        log_path = self.log_dir / f"process-{len(self._started)}-{Path(argv[0]).name}.log"
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
                 argv,
@@ -77,9 +69,7 @@ class ProcessRunner:
         """Start console script ``name`` (e.g. ``ik_node``) with ``args``."""
         return self.start([console_script(name), *args], env)
 
-    def start_python(
-        self, script: Path, *args: str, env: dict[str, str] | None = None
-    ) -> subprocess.Popen:
+    def start_python(self, script: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start a Python file with this interpreter."""
         return self.start([sys.executable, str(script), *args], env)
 

@@ -70,31 +70,14 @@ def test_colcon_builds_both_packages_from_a_workspace(tmp_path: Path):
         timeout=600,
     )
 
-    assert result.returncode == 0, (
-        f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
-    )
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
     assert "2 packages finished" in result.stdout, result.stdout
     install = workspace / "install"
     assert (install / "ik_solvers" / "lib" / "ik_solvers" / "ik_demo").is_file()
+    assert (install / "ik_solvers" / "share" / "ik_solvers" / "urdf" / "humanoid.urdf").is_file()
     assert (
-        install / "ik_solvers" / "share" / "ik_solvers" / "urdf" / "humanoid.urdf"
-    ).is_file()
-    assert (
-        install
-        / "ik_solvers"
-        / "share"
-        / "ament_index"
-        / "resource_index"
-        / "packages"
-        / "ik_solvers"
+        install / "ik_solvers" / "share" / "ament_index" / "resource_index" / "packages" / "ik_solvers"
     ).is_file()
     python = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    generated = (
-        install
-        / "ik_solvers_interfaces"
-        / "lib"
-        / python
-        / "site-packages"
-        / "ik_solvers_interfaces"
-    )
+    generated = install / "ik_solvers_interfaces" / "lib" / python / "site-packages" / "ik_solvers_interfaces"
     assert (generated / "srv" / "_solve_ik.py").is_file()

@@ -54,9 +54,7 @@ def test_joint_state_between_two_nodes_in_one_process(make_node, executor):
     publisher = talker.create_publisher(JointState, "smoke_joint_states", 10)
     listener.create_subscription(JointState, "smoke_joint_states", received.append, 10)
 
-    assert wait_for_matching(executor, publisher), (
-        "publisher and subscription never matched"
-    )
+    assert wait_for_matching(executor, publisher), "publisher and subscription never matched"
     publisher.publish(_joint_state([0.1, -0.2, 0.3]))
 
     assert spin_until(executor, lambda: bool(received)), "no JointState arrived"
@@ -71,9 +69,7 @@ def test_joint_state_round_trip_through_another_process(make_node, executor, pro
     publisher = node.create_publisher(JointState, "echo_in", 10)
     subscription = node.create_subscription(JointState, "echo_out", received.append, 10)
 
-    matched = wait_for_matching(executor, publisher) and wait_for_matching(
-        executor, subscription
-    )
+    matched = wait_for_matching(executor, publisher) and wait_for_matching(executor, subscription)
     assert matched, f"echo process never matched; its output:\n{processes.output(echo)}"
     publisher.publish(_joint_state([1.0, 2.0]))
 
@@ -96,12 +92,8 @@ def _srv_fields(section: str) -> dict[str, str]:
 def test_solve_ik_srv_file_matches_the_design():
     request, response = SRV_FILE.read_text().split("---")
     to_idl = {"bool": "boolean", "float64": "double"}
-    assert {
-        k: to_idl.get(v, v) for k, v in _srv_fields(request).items()
-    } == SOLVE_IK_REQUEST
-    assert {
-        k: to_idl.get(v, v) for k, v in _srv_fields(response).items()
-    } == SOLVE_IK_RESPONSE
+    assert {k: to_idl.get(v, v) for k, v in _srv_fields(request).items()} == SOLVE_IK_REQUEST
+    assert {k: to_idl.get(v, v) for k, v in _srv_fields(response).items()} == SOLVE_IK_RESPONSE
 
 
 def test_generated_solve_ik_has_every_designed_field():
@@ -120,9 +112,7 @@ def test_generated_solve_ik_has_every_designed_field():
 def test_solve_ik_service_round_trip_between_two_nodes(make_node, executor):
     from ik_solvers_interfaces.srv import SolveIK
 
-    def handle(
-        request: SolveIK.Request, response: SolveIK.Response
-    ) -> SolveIK.Response:
+    def handle(request: SolveIK.Request, response: SolveIK.Response) -> SolveIK.Response:
         response.success = request.use_pole
         response.message = f"solved {request.chain}"
         response.solution = _joint_state([request.target.pose.position.x])
@@ -132,9 +122,7 @@ def test_solve_ik_service_round_trip_between_two_nodes(make_node, executor):
 
     make_node("smoke_ik_server").create_service(SolveIK, "solve_ik", handle)
     client = make_node("smoke_ik_client").create_client(SolveIK, "solve_ik")
-    assert spin_until(executor, client.service_is_ready), (
-        "SolveIK service never became ready"
-    )
+    assert spin_until(executor, client.service_is_ready), "SolveIK service never became ready"
 
     request = SolveIK.Request(chain="left_arm", use_pole=True)
     request.target.pose.position.x = 0.25
