@@ -103,6 +103,16 @@ class Chain:
         # Batched form: per term, the transposed 4x12 block [A | B | C] acting on columns.
         self._abc_columns = np.concatenate([a, b, c], axis=2).transpose(0, 2, 1).copy()
 
+    def kinematic_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The constant terms of the module docstring, for compiled kernels (copies).
+
+        Returns:
+            a: (n + 1, 4, 4) fixed transform before each movable joint, then joint n to the tip.
+            b, c: (n, 4, 4) the terms multiplied by f(q_i) and g(q_i).
+            axes: (n, 3) joint axes in their joint frames. prismatic: (n,) bool.
+        """
+        return self._a.copy(), self._b.copy(), self._c.copy(), self.axes.copy(), self.prismatic.copy()
+
     def _motion_terms(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """f(q), g(q) of the class docstring, same shape as q."""
         if not self._has_prismatic:

@@ -112,9 +112,9 @@ def test_stretched_leg_towards_an_unreachable_target_takes_bounded_steps(humanoi
     target = chain.fk(stretched)
     target[2, 3] -= 0.05  # further down than the straight leg reaches
     solver = make_solver("jacobian", chain, method=method, max_step=0.2)
-    q = stretched[None]
+    q = stretched
     for _ in range(10):
-        _, following = solver._advance(q, target[None, :3, :3], target[None, :3, 3])
+        following = solver._advance(q, target)
         assert np.linalg.norm(following - q) <= 0.2 + 1e-12
         q = following
 
