@@ -18,6 +18,9 @@ STAMPS := $(VENV)/.stamps
 IFACE_SRC := $(ROOT)/ik_solvers_interfaces
 IFACE_BUILD := $(ROOT)/build/venv/ik_solvers_interfaces
 PYTEST_ARGS ?=
+BENCH_VENV := $(ROOT)/.venv-bench
+BENCH_PY := $(BENCH_VENV)/bin/python
+BENCH_STAMP := $(BENCH_VENV)/.stamps/bench
 
 # Every process that starts rclpy here stays on loopback, and logs inside the repository.
 export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
@@ -64,8 +67,20 @@ demo: setup
 test: setup
 	$(PY) -m pytest "$(ROOT)/test" $(PYTEST_ARGS)
 
-bench: setup
-	@for script in "$(ROOT)"/bench/*.py; do echo "== $$script"; "$(PY)" "$$script"; done
+# Benchmarks against peer libraries (those naming bench/requirements.txt) run in .venv-bench/:
+# the package's requirements, the peers and ik_solvers (editable). The others run in .venv/.
+$(BENCH_STAMP): requirements.txt bench/requirements.txt setup.py setup.cfg | $(PY)
+	"$(PY)" -m venv "$(BENCH_VENV)"
+	touch "$(BENCH_VENV)/COLCON_IGNORE"
+	"$(BENCH_PY)" -m pip install -r requirements.txt -r bench/requirements.txt
+	"$(BENCH_PY)" -m pip install --no-deps --use-pep517 -e "$(ROOT)"
+	mkdir -p "$(dir $@)" && touch "$@"
+
+bench: setup $(BENCH_STAMP)
+	@for script in "$(ROOT)"/bench/*.py; do \
+		python="$(PY)"; if grep -q "bench/requirements.txt" "$$script"; then python="$(BENCH_PY)"; fi; \
+		echo "== $$script ($$python)"; "$$python" "$$script"; \
+	done
 
 lint: setup
 	"$(VENV)/bin/ruff" check "$(ROOT)/ik_solvers" "$(ROOT)/test" "$(ROOT)/bench" "$(ROOT)/launch"
@@ -75,4 +90,4 @@ clean:
 	rm -rf "$(ROOT)/build" "$(ROOT)/install" "$(ROOT)/log" "$(ROOT)"/*.egg-info "$(STAMPS)"
 
 distclean: clean
-	rm -rf "$(VENV)"
+	rm -rf "$(VENV)" "$(BENCH_VENV)"

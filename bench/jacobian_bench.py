@@ -3,7 +3,10 @@
 The same problems for every solver: targets FK(q) of random in-limit q, seeds random in-limit
 ("random") or q ± 0.25 rad ("near"). Success = position error < 1e-5 m, orientation error
 < 1e-4 rad and joints within limits, checked here with our own FK. Prints success %, median and
-p99 µs per solve. Peers that are not installed are skipped (bench/requirements.txt lists them).
+p99 µs per solve. Peers that are not installed are skipped (bench/requirements.txt lists them;
+``make bench`` runs this in .venv-bench/ with them). Then solve_batch: N = 10,000 targets in one
+call [µs per target, amortised], and the time to make the first solver in this process (numba's
+kernels loaded from the cache, or compiled when the cache is cold).
 
     python bench/jacobian_bench.py [--quick] [--methods dls,pinv] [--no-peers]
 """
@@ -35,8 +38,9 @@ POSITION_TOL, ORIENTATION_TOL = 1e-5, 1e-4
 def serial_urdf(chain) -> str:
     """A URDF of the chain alone (base, one link per movable joint, tip), for the peers."""
     lines = ['<?xml version="1.0"?>', '<robot name="serial">', '  <link name="link0"/>']
+    fixed = chain.kinematic_terms()[0]
     for i, joint in enumerate(chain.joints):
-        offset = chain._a[i]
+        offset = fixed[i]
         lines += [
             f'  <link name="link{i + 1}"/>',
             f'  <joint name="{joint.name}" type="revolute"><parent link="link{i}"/><child link="link{i + 1}"/>',
@@ -44,7 +48,7 @@ def serial_urdf(chain) -> str:
             f'    <axis xyz="{_vec(joint.axis)}"/>',
             f'    <limit lower="{joint.lower!r}" upper="{joint.upper!r}" effort="1" velocity="1"/></joint>',
         ]
-    tip = chain._a[chain.n]
+    tip = fixed[chain.n]
     lines += [
         '  <link name="tip"/>',
         f'  <joint name="tip_fixed" type="fixed"><parent link="link{chain.n}"/><child link="tip"/>',
@@ -132,6 +136,26 @@ def measure(chain, solve, targets, seeds) -> tuple[float, float, float]:
     return 100 * ok.mean(), float(np.median(micro)), float(np.percentile(micro, 99))
 
 
+def batch_row(chain, label: str, count: int) -> None:
+    """solve_batch of ``count`` targets from random and from near seeds: success % and µs per target."""
+    rng = np.random.default_rng(1)
+    solutions = chain.random_configurations(count, rng)
+    targets = chain.fk(solutions)
+    seed_sets = {
+        "random": chain.random_configurations(count, rng),
+        "near": np.clip(solutions + rng.uniform(-0.25, 0.25, solutions.shape), chain.lower, chain.upper),
+    }
+    solver = make_solver("jacobian", chain, timeout=0.01)
+    for kind, seeds in seed_sets.items():
+        start = time.perf_counter()
+        batch = solver.solve_batch(targets, seeds)
+        micro = (time.perf_counter() - start) * 1e6 / count
+        print(
+            f"{label:22s} {kind:6s} {'dls solve_batch':16s} {100 * batch.success.mean():9.1f} {micro:10.1f}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="100 targets instead of 1000")
@@ -139,6 +163,10 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true")
     args = parser.parse_args()
     count = 100 if args.quick else 1000
+    first = RobotModel.from_urdf_file(str(CHAINS[0][0])).chain(*CHAINS[0][1:])
+    start = time.perf_counter()
+    make_solver("jacobian", first)
+    print(f"first solver made in {time.perf_counter() - start:.2f} s (kernels loaded or compiled)")
     print(f"{'chain':22s} {'seeds':6s} {'solver':16s} {'success %':>9s} {'median µs':>10s} {'p99 µs':>9s}")
     for path, base, tip in CHAINS:
         chain = RobotModel.from_urdf_file(str(path)).chain(base, tip)
@@ -164,6 +192,9 @@ def main() -> None:
                     f"{base + '→' + tip:22s} {kind:6s} {name:16s} {rate:9.1f} {median:10.0f} {p99:9.0f}",
                     flush=True,
                 )
+    print(f"\n{'chain':22s} {'seeds':6s} {'N = ' + str(count * 10):16s} {'success %':>9s} {'µs/target':>10s}")
+    for path, base, tip in CHAINS:
+        batch_row(RobotModel.from_urdf_file(str(path)).chain(base, tip), base + "→" + tip, count * 10)
 
 
 if __name__ == "__main__":
