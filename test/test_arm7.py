@@ -315,3 +315,38 @@ def test_smooth_path_gives_small_joint_steps(robot):
         result = arm.solve(target, seed=previous)
         assert result.success and np.abs(result.q - previous).max() <= 0.05
         previous = result.q
+
+
+def test_other_elbow_bend_is_tried_when_no_swivel_fits_the_chosen_one():
+    """Elbow limits that admit both bends: seeds on the wrong bend still find the true one."""
+    urdf = humanoid_urdf(HumanoidSpec(limit_scale=0.6))
+    urdf = urdf.replace('lower="-1.56" upper="0"', 'lower="-2.4" upper="2.4"')  # l_elbow, both ways
+    chain = RobotModel.from_urdf_string(urdf).chain("base_link", "l_wrist")
+    assert chain.lower[3] < 0.0 < chain.upper[3]
+    arm = Arm7Solver(chain)
+    q_true = chain.random_configurations(2_000, np.random.default_rng(12))
+    targets = chain.fk(q_true)
+    seeds = q_true * np.array([1, 1, 1, -1, 1, 1, 1])  # each seed bends the elbow the other way
+    batch = arm.solve_batch(targets, seeds=seeds)
+    assert batch.success.all()
+    assert_exact(chain, targets, batch.q)
+    assert np.mean(np.sign(batch.q[:, 3]) == np.sign(q_true[:, 3])) > 0.5  # the flipped bend was needed
+    for i in range(0, 2_000, 40):
+        single = arm.solve(targets[i], seed=seeds[i])
+        assert single.success and np.abs(single.q - batch.q[i]).max() < 1e-12
+
+
+def test_single_solve_that_needs_the_swivel_search_matches_the_batch(monkeypatch):
+    from ik_solvers.solvers import arm7
+
+    searches = []
+    search_one = arm7._search_one
+    monkeypatch.setattr(arm7, "_search_one", lambda *args: searches.append(1) or search_one(*args))
+    arm = solver("other", "l_hand")
+    q_true = arm.chain.random_configurations(400, np.random.default_rng(13))
+    targets = arm.chain.fk(q_true)
+    batch = arm.solve_batch(targets)
+    for i in range(400):
+        single = arm.solve(targets[i])
+        assert single.success == batch.success[i] and np.abs(single.q - batch.q[i]).max() < 1e-12
+    assert len(searches) > 20  # the default swivel left the limits that often: the scalar search ran

@@ -11,6 +11,7 @@ from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 from ik_solvers import InvalidTargetError, RobotModel, make_solver
 from ik_solvers.resources import package_share_path
 from ik_solvers.solvers.leg import LegSolver
+from ik_solvers.solvers.vectors import SCALAR
 
 OTHER_ROBOT = HumanoidSpec(
     leg=LegDims(root_z=-0.05, w=0.035, upper_z=-0.02, thigh=0.24, shank=0.19, foot_z=-0.025, sole_z=-0.03),
@@ -216,3 +217,32 @@ def test_right_leg_is_the_mirror_of_the_left():
     inside = right_chain.within_limits(right_q)
     result = LegSolver(right_chain).solve_batch(right_chain.fk(right_q[inside]))
     np.testing.assert_allclose(result.q, right_q[inside], atol=1e-9)
+
+
+def test_seeds_on_either_leg_plane_are_reproduced_single_and_batched(leg):
+    """The seed's own branch goes first: FK(q) seeded with q gives q back, whichever plane q is on."""
+    solver = LegSolver(leg)
+    q = leg.random_configurations(2_000, np.random.default_rng(11))
+    targets = leg.fk(q)
+    batch = solver.solve_batch(targets, seeds=q)
+    assert batch.success.all() and np.abs(batch.q - q).max() < 1e-9
+    unseeded = solver.solve_batch(targets)
+    assert np.sum(np.abs(unseeded.q - q).max(axis=1) > 1e-6) >= 5  # some have another solution first
+    for i in range(0, 2_000, 20):
+        single = solver.solve(targets[i], seed=q[i])
+        np.testing.assert_allclose(single.q, batch.q[i], atol=1e-12)
+
+
+def test_seed_far_from_the_target_still_gets_the_nearest_successful_branch(left):
+    solver = LegSolver(left)
+    q = left.random_configurations(200, np.random.default_rng(12))
+    seeds = left.random_configurations(200, np.random.default_rng(13))
+    targets = left.fk(q)
+    batch = solver.solve_batch(targets, seeds=seeds)
+    for i in range(200):
+        candidates = [
+            solver._branch_rows(targets[i].ravel().tolist(), solver._rest_references, b, SCALAR)
+            for b in solver.branches
+        ]
+        distances = [np.sum((np.array(c[0]) - seeds[i]) ** 2) for c in candidates if c[1] == 0]
+        assert np.sum((batch.q[i] - seeds[i]) ** 2) <= min(distances) + 1e-12

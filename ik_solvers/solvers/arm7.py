@@ -30,18 +30,10 @@ import numpy as np
 
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.arm7_geometry import IDENTITY, ArmGeometry
-from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
-from ik_solvers.solvers.closed_form import (
-    BLOCK,
-    INVALID,
-    INVALID_MESSAGE,
-    NOT_MET,
-    ClosedFormSolver,
-    _check_pole,
-)
+from ik_solvers.solvers.closed_form import BLOCK, NOT_MET, ClosedFormSolver, rows_of
 from ik_solvers.solvers.euler3 import LIMIT_TOLERANCE, outside, prefer_first
 from ik_solvers.solvers.rotations import tmatvec
-from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel
+from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel, nearest_feasible_swivel_one
 from ik_solvers.solvers.swivel_reference import (
     TINY,
     any_perpendicular,
@@ -60,7 +52,6 @@ from ik_solvers.solvers.vectors import (
     pose_errors,
     scale,
     sub,
-    valid_pose,
     wrap,
 )
 
@@ -78,6 +69,7 @@ class _Arm(NamedTuple):
     seed: tuple  # 7 seed angles
     q4: object
     reason: object  # 0, FAR, CLOSE or ELBOW_LIMITS
+    alternative: object  # the other elbow root is within its limits too (and the target in reach)
 
 
 class Arm7Solver(ClosedFormSolver):
@@ -106,84 +98,39 @@ class Arm7Solver(ClosedFormSolver):
         self.reach_messages = _reach_messages(chain, geometry)
         super().__init__(chain, tolerance)
 
-    # -- one target ------------------------------------------------------------------------------
-    def solve(
-        self, target: np.ndarray, seed: np.ndarray | None = None, pole: np.ndarray | None = None
-    ) -> IKResult:
-        """Solve one target.
-
-        Args:
-            target: (4, 4) pose of the tip link in the chain's base frame [m].
-            seed: (7,) joint angles [rad]: branch choice, swivel to keep (without pole), alignment split.
-            pole: (3,) point [m] in the base frame the elbow should point toward.
-        Returns:
-            IKResult with q in chain.joint_names order, finite and within limits; iterations 0.
-        Raises:
-            InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
-        """
-        target = np.asarray(target, dtype=float)
-        if target.shape != (4, 4):
-            raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
-        rotation, position = pose_columns(target.ravel().tolist())
-        if not valid_pose(rotation, position):
-            raise InvalidTargetError(INVALID_MESSAGE)
-        _check_pole(pole, 1)
-        seed_values = tuple(check_seed(self.chain, seed).tolist())
-        pole_values = None if pole is None else tuple(float(x) for x in pole)
-        arm = _construct(self, SCALAR, rotation, position, seed_values, pole_values, seed is not None)
+    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
+        """One target on floats: construction, joint split, and where needed the scalar swivel search."""
+        rotation, position = pose_columns(entries)
+        seeded = seed is not None
+        seed = tuple(seed) if seeded else self._rest_seed
+        arm = _construct(self, SCALAR, rotation, position, seed, pole, seeded)
         q, shoulder_out, wrist_out = _joints(self.geometry, SCALAR, arm, arm.frame)
-        if arm.reason != ELBOW_LIMITS and shoulder_out + wrist_out > LIMIT_TOLERANCE:
-            poles = None if pole is None else np.asarray(pole, dtype=float)[None]
-            return self.solve_batch(target[None], np.array([seed_values]), poles)[0]
-        q, reason, position_error, orientation_error = self._finish(q, arm.reason, rotation, position, SCALAR)
-        message = self._messages[reason] or f"solved in closed form ({self.structure})"
-        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
+        reason = arm.reason
+        if reason != ELBOW_LIMITS and shoulder_out + wrist_out > LIMIT_TOLERANCE:
+            moved = _search_one(self.geometry, arm)
+            if moved is None and arm.alternative:  # the other elbow bend fits its limits too
+                other = _construct(self, SCALAR, rotation, position, seed, pole, seeded, flip=True)
+                moved = _search_one(self.geometry, other)
+            if moved is None:
+                reason = NO_SWIVEL if reason == 0 else reason
+            else:
+                q = moved
+        return self._finish(q, reason, rotation, position, SCALAR)
 
-    # -- many targets ----------------------------------------------------------------------------
-    def solve_batch(
-        self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
-    ) -> BatchResult:
-        """Solve N targets at once, vectorised over the batch (blocks of columns, no loop over targets).
-
-        Args:
-            targets: (N, 4, 4) tip poses in the base frame [m]. seeds: (N, 7) or None. poles: (N, 3) or None.
-        Returns:
-            BatchResult. A malformed target (NaN, inf, not a rotation) fails its row only (q at the
-            rest pose, NaN errors); the other rows are solved.
-        Raises:
-            InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
-        """
-        targets = np.asarray(targets, dtype=float)
-        if targets.ndim != 3 or targets.shape[1:] != (4, 4):
-            raise InvalidTargetError(
-                f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
-            )
-        count = targets.shape[0]
-        _check_pole(poles, count)
-        seeded, seeds = seeds is not None, check_seed(self.chain, seeds, count)
-        poles = None if poles is None else np.asarray(poles, dtype=float)
-        q = np.empty((count, 7))
-        reason = np.empty(count, dtype=np.int64)
-        position_error, orientation_error = np.empty(count), np.empty(count)
+    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
+        """All rows of (16, N) ``columns`` in blocks; seeds (7, N), poles (3, N) or None."""
+        seeded = seeds is not None
+        count = columns.shape[1]
+        if not seeded:
+            seeds = np.broadcast_to(self._rest_q[:, None], (7, count))
         for start in range(0, count, BLOCK):
             rows = slice(start, start + BLOCK)
-            entries, valid = self._block_entries(targets[rows])
-            block_poles = None if poles is None else tuple(np.ascontiguousarray(poles[rows].T))
-            block_q, block_reason, position_error[rows], orientation_error[rows] = self._solve_block(
-                entries, tuple(np.ascontiguousarray(seeds[rows].T)), block_poles, seeded
+            block_poles = None if poles is None else tuple(poles[:, rows])
+            q, out[1][rows], out[2][rows], out[3][rows] = self._solve_block(
+                list(columns[:, rows]), tuple(seeds[:, rows]), block_poles, seeded
             )
-            q[rows] = np.where(valid[:, None], np.stack(block_q, axis=1), self._rest_q)
-            reason[rows] = np.where(valid, block_reason, INVALID)
-        invalid = reason == INVALID
-        position_error[invalid] = orientation_error[invalid] = np.nan
-        messages = tuple(map(self._messages.__getitem__, reason.tolist()))
-        return BatchResult(
-            reason == 0, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
-        )
-
-    @property
-    def _rest_q(self) -> np.ndarray:
-        return check_seed(self.chain, None)
+            for i, angle in enumerate(q):
+                out[0][i, rows] = angle
 
     def _solve_block(self, entries, seed: tuple, pole: tuple | None, seeded: bool):
         """q (7 columns), reason, errors of one block; rows outside limits get the swivel search."""
@@ -195,12 +142,19 @@ class Arm7Solver(ClosedFormSolver):
         search = np.flatnonzero((reason != ELBOW_LIMITS) & (shoulder_out + wrist_out > LIMIT_TOLERANCE))
         if search.size:
             reason = np.array(reason)
-            found, moved = _search_swivel(self.geometry, _take(arm, search))
-            for i in range(7):
-                q[i][search[found]] = moved[i]
+            found = _search_rows(self.geometry, rows_of(arm, search), q, search)
+            retry = search[~found & (np.asarray(arm.alternative)[search])]
+            if retry.size:  # the other elbow bend fits its limits too: its own swivel search
+                taken = rows_of((rotation, position, seed, pole), retry)
+                other = _construct(self, COLUMNS, *taken, seeded, flip=True)
+                found[np.searchsorted(search, retry)] = _search_rows(self.geometry, other, q, retry)
             hopeless = search[~found]
             reason[hopeless] = np.where(reason[hopeless] == 0, NO_SWIVEL, reason[hopeless])
         return self._finish(q, reason, rotation, position, COLUMNS)
+
+    @property
+    def _rest_seed(self) -> tuple:
+        return tuple(self._rest_q.tolist())
 
     def _finish(self, q, reason, rotation, position, ops: Ops):
         """Clip q into the limits, compare its FK with the target: (q, reason, errors)."""
@@ -216,12 +170,17 @@ class Arm7Solver(ClosedFormSolver):
         return self.geometry.forward(q, ops)
 
 
-def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, seeded: bool) -> _Arm:
-    """Steps 1-2 of the module docstring: elbow angle and the shoulder rotation R0 at the wanted swivel."""
+def _construct(
+    solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, seeded: bool, flip: bool = False
+) -> _Arm:
+    """Steps 1-2 of the module docstring: elbow angle and the shoulder rotation R0 at the wanted swivel.
+
+    ``flip``: take the elbow root that would not be chosen (the other bend direction).
+    """
     geo = solver.geometry
     wrist = sub(position, ops.matvec(rotation, geo.tool))
     to_wrist = sub(wrist, geo.shoulder_centre)
-    q4, reason = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3])
+    q4, reason, alternative = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3], flip)
     c4, s4 = ops.cos(q4), ops.sin(q4)
     v = normalised(geo.shoulder_to_wrist(c4, s4), ops)
     k = normalised(ops.cross(geo.elbow_axis, v), ops)
@@ -243,11 +202,12 @@ def _construct(solver: Arm7Solver, ops: Ops, rotation, position, seed, pole, see
     tr = ops.cross(axis, r)
     frame = tuple(tuple(axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c] for i in range(3)) for c in range(3))
     goal = rotation if geo.tip_rows == IDENTITY else tuple(ops.matvec(rotation, row) for row in geo.tip_rows)
-    return _Arm(axis, frame, (c4, s4), goal, seed, q4, reason)
+    return _Arm(axis, frame, (c4, s4), goal, seed, q4, reason, alternative)
 
 
-def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4):
-    """Elbow angle for |W - S|² (clamped to reach) and the reason code (0, FAR, CLOSE, ELBOW_LIMITS)."""
+def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4, flip: bool = False):
+    """Elbow angle for |W - S|² (clamped to reach), the reason code (0, FAR, CLOSE, ELBOW_LIMITS), and
+    whether the other root is within the limits too; ``flip`` takes the root that would not be chosen."""
     c0 = geo.distance_terms[0]
     amplitude, phase = geo.elbow_range
     x = distance2 - c0
@@ -258,10 +218,13 @@ def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4):
     first, second = wrap(phase + spread, middle, ops), wrap(phase - spread, middle, ops)
     out1, out2 = outside(first, lower, upper, ops), outside(second, lower, upper, ops)
     pick = prefer_first(out1, abs(first - seed4), out2, abs(second - seed4))
+    if flip:
+        pick = pick != flip
     q4 = ops.minimum(ops.maximum(ops.where(pick, first, second), lower), upper)
     reason = ops.where(x > amplitude + REACH_SLACK, FAR, ops.where(x < -amplitude - REACH_SLACK, CLOSE, 0))
     limited = ops.where(pick, out1, out2) > LIMIT_TOLERANCE
-    return q4, ops.where((reason == 0) & limited, ELBOW_LIMITS, reason)
+    alternative = (reason == 0) & (out1 <= LIMIT_TOLERANCE) & (out2 <= LIMIT_TOLERANCE)
+    return q4, ops.where((reason == 0) & limited, ELBOW_LIMITS, reason), alternative
 
 
 def _joints(geo: ArmGeometry, ops: Ops, arm: _Arm, frame: tuple):
@@ -273,30 +236,49 @@ def _joints(geo: ArmGeometry, ops: Ops, arm: _Arm, frame: tuple):
     return shoulder + (arm.q4,) + wrist, shoulder_out, wrist_out
 
 
-def _search_swivel(geo: ArmGeometry, arm: _Arm):
-    """Step 4 for the rows of ``arm`` (columns): found (bool), and the angles at the nearest feasible swivel."""
-    forward = geo.axes[3].times(arm.frame, *arm.elbow, COLUMNS)
-    groups = []
-    for triple, first, second, sign in (
-        (geo.shoulder, arm.frame, None, 1.0),
-        (geo.wrist, forward, arm.goal, -1.0),
-    ):
-        forms = np.empty((7, 3, arm.q4.shape[0]))
-        for index, (u, w) in enumerate(triple.entry_pairs()):
-            y, x = (
-                (u, COLUMNS.matvec(first, w))
-                if second is None
-                else (COLUMNS.matvec(first, u), COLUMNS.matvec(second, w))
-            )
-            for part, coefficient in enumerate(form_coefficients(y, x, arm.axis, sign)):
-                forms[index, part] = coefficient
-        seed = arm.seed[:3] if second is None else arm.seed[4:]
-        groups.append((triple, forms, seed))
-    psi, found = nearest_feasible_swivel(groups)
-    c, s = np.cos(psi), np.sin(psi)
+def _search_rows(geo: ArmGeometry, arm: _Arm, q: list, rows: np.ndarray) -> np.ndarray:
+    """Step 4 for the block rows ``rows`` (``arm`` holds just those): q (7 block columns) takes the
+    angles at the nearest feasible swivel where one exists; returns where it does (bool per row)."""
+    psi, found = nearest_feasible_swivel(_groups(geo, arm, COLUMNS))
+    c, s = np.cos(psi[found]), np.sin(psi[found])
+    arm = rows_of(arm, np.flatnonzero(found))
     frame = tuple(COLUMNS.rotate(arm.axis, c, s, column) for column in arm.frame)
-    q, _, _ = _joints(geo, COLUMNS, arm, frame)
-    return found, [np.broadcast_to(x, psi.shape)[found] for x in q]
+    moved, _, _ = _joints(geo, COLUMNS, arm, frame)
+    for i in range(7):
+        q[i][rows[found]] = moved[i]
+    return found
+
+
+def _search_one(geo: ArmGeometry, arm: _Arm):
+    """Step 4 for one target (floats): the seven angles at the nearest feasible swivel, or None."""
+    psi = nearest_feasible_swivel_one(_groups(geo, arm, SCALAR))
+    if psi is None:
+        return None
+    c, s = math.cos(psi), math.sin(psi)
+    frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
+    return _joints(geo, SCALAR, arm, frame)[0]
+
+
+def _groups(geo: ArmGeometry, arm: _Arm, ops: Ops) -> list:
+    """Shoulder and wrist as the swivel search wants them: (triple, entry forms, seed angles).
+
+    The forms are ENTRY_COUNT triples (k_c, k_s, k_1), floats or columns, in
+    :meth:`AxisTriple.entry_pairs` order: the entries u·R w as functions of the swivel ψ.
+    """
+    forward = geo.axes[3].times(arm.frame, *arm.elbow, ops)
+    groups = []
+    for triple, first, second, sign, seed in (
+        (geo.shoulder, arm.frame, None, 1.0, arm.seed[:3]),
+        (geo.wrist, forward, arm.goal, -1.0, arm.seed[4:]),
+    ):
+        forms = []
+        for u, w in triple.entry_pairs():
+            y, x = (
+                (u, ops.matvec(first, w)) if second is None else (ops.matvec(first, u), ops.matvec(second, w))
+            )
+            forms.append(form_coefficients(y, x, arm.axis, sign))
+        groups.append((triple, forms, seed))
+    return groups
 
 
 def _shoulder_turn(geo: ArmGeometry, seed, ops: Ops):
@@ -312,17 +294,6 @@ def _shoulder_turn(geo: ArmGeometry, seed, ops: Ops):
         return vector
 
     return turn
-
-
-def _take(arm: _Arm, rows: np.ndarray) -> _Arm:
-    """The rows of a block's construction (constants stay constants)."""
-
-    def take(value):
-        if isinstance(value, tuple):
-            return tuple(take(x) for x in value)
-        return value[rows] if isinstance(value, np.ndarray) and value.ndim else value
-
-    return _Arm._make(take(field) for field in arm)
 
 
 def _reach_messages(chain: Chain, geo: ArmGeometry) -> dict[int, str]:

@@ -49,6 +49,7 @@ class AxisTriple:
         self.middle = tuple(0.5 * (lo + hi) for lo, hi in zip(self.lower, self.upper))
         self._range_kind = tuple(self._kind(i) for i in range(3))
         self._readers = tuple(bilinear(u, w) for u, w in self.entry_pairs()[:6])
+        self._limit_terms = None
 
     def _kind(self, i: int) -> str:
         """How angle i is brought into its limits: as computed, near the middle, or near the seed."""
@@ -122,6 +123,18 @@ class AxisTriple:
         pick = prefer_first(v1, d1, v2, d2)
         chosen = tuple(ops.where(pick, x, y) for x, y in zip(first, second))
         return chosen, ops.where(pick, v1, v2)
+
+    def limit_terms(self) -> list[tuple[list[tuple[int, float]], float]]:
+        """:meth:`limit_equations` as sparse rows for float code: ([(entry index, k), ...], b)."""
+        if self._limit_terms is None:
+            self._limit_terms = [
+                (
+                    [(j, float(k)) for j, k in enumerate(row[:ENTRY_COUNT]) if k != 0.0],
+                    float(row[ENTRY_COUNT]),
+                )
+                for row in self.limit_equations()
+            ]
+        return self._limit_terms
 
     def limit_equations(self) -> np.ndarray:
         """(6, ENTRY_COUNT + 1) rows k, b: a joint is at one of its limits where k · entries + b = 0.

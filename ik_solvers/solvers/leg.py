@@ -47,6 +47,7 @@ from ik_solvers.solvers.vectors import (
 
 FAR, CLOSE, LATERAL = 1, 2, 3
 REACH_SLACK = 1e-12  # [m]
+NEAR_SEED = 0.25  # [rad²] a solution on the seed's own branch this near the seed is taken as it is
 
 
 def _tuple(vector: np.ndarray) -> tuple[float, float, float]:
@@ -59,12 +60,14 @@ class LegSolver(ClosedFormSolver):
     Targets are sole (tip link) poses in the chain's base frame [m]. A sole pose has up to four
     solutions (two leg planes through the foot roll axis, two knee bends); the default is the
     straight-standing leg's plane with the knee bent the way its limits allow, the others are used
-    where it fails. With a seed, the successful solution nearest the seed wins. ``pole`` (knee hint)
+    where it fails. With a seed, the seed's own branch goes first and is kept when its solution is
+    near the seed; else the successful solution nearest the seed wins. ``pole`` (knee hint)
     is accepted for interface compatibility and not used.
     """
 
     structure = "biped leg"
     branches = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))
+    near_seed = NEAR_SEED
 
     def __init__(self, chain: Chain, tolerance: float = 1e-9) -> None:
         lines = leg_structure(chain)
@@ -169,6 +172,25 @@ class LegSolver(ClosedFormSolver):
         reason = ops.where(distance > two.reach_max + REACH_SLACK, FAR, reason)
         reason = ops.where(lateral_miss, LATERAL, reason)
         return (yaw, roll, upper, knee, ankle_angle, foot), reason
+
+    def _seed_branch(self, seed, ops: Ops):
+        """(hip, knee) branch of the seed's own pose, from its pitch joints alone (floats or columns).
+
+        Knee: the side of the stretch its bend is on. Hip: the sign of (F - H) · (y' × x_f) in the
+        leg plane (F the foot roll axis point, x_f its direction), which tells the two tangent planes
+        of the module docstring apart.
+        """
+        sign3, sign4, sign5 = self._pitch_signs
+        two = self.two_link
+        phi_upper, phi_knee = sign3 * seed[2], sign4 * seed[3]
+        knee = ops.where(ops.sin(phi_knee + two.kappa) >= 0.0, two.natural, -two.natural)
+        phi_thigh, phi = phi_upper + phi_knee, phi_upper + phi_knee + sign5 * seed[4]
+        (ux, uz), (x1, z1), (x2, z2) = self._upper_point, two.link1, self._link2
+        c3, s3, c34, s34 = ops.cos(phi_upper), ops.sin(phi_upper), ops.cos(phi_thigh), ops.sin(phi_thigh)
+        ankle_x = ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34
+        ankle_z = uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34
+        side = ops.cos(phi) * ankle_z - ops.sin(phi) * ankle_x + self._foot_offset[1]
+        return ops.where(side >= 0.0, self.hip_sign, -self.hip_sign), knee
 
     def _hip_angles(self, pitch_axis, ops: Ops):
         """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""

@@ -12,12 +12,15 @@ form, tests one point inside every piece between roots, and returns the feasible
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 
 from ik_solvers.solvers.euler3 import ENTRY_COUNT, LIMIT_TOLERANCE, AxisTriple
-from ik_solvers.solvers.vectors import COLUMNS
+from ik_solvers.solvers.vectors import COLUMNS, SCALAR
 
-Group = tuple[AxisTriple, np.ndarray, tuple]  # triple, forms (ENTRY_COUNT, 3, M), seed angles (3 × (M,))
+Group = tuple[AxisTriple, list, tuple]  # triple, forms (ENTRY_COUNT × (k_c, k_s, k_1)), seed angles (3)
 
 
 def form_coefficients(y: tuple, x: tuple, axis: tuple, sign: float) -> tuple:
@@ -58,16 +61,23 @@ def _feasible(group: Group, cos_psi: np.ndarray, sin_psi: np.ndarray) -> np.ndar
     return np.minimum(*violations) <= LIMIT_TOLERANCE
 
 
+def _as_array(forms: list) -> np.ndarray:
+    """ENTRY_COUNT triples of columns (or constants) as one (ENTRY_COUNT, 3, M) array."""
+    flat = np.broadcast_arrays(*(part for triple in forms for part in triple))
+    return np.reshape(flat, (len(forms), 3, -1))
+
+
 def nearest_feasible_swivel(groups: list[Group]) -> tuple[np.ndarray, np.ndarray]:
     """The swivel ψ [rad] nearest to 0 at which every group has a branch within limits.
 
     Args:
-        groups: per 3-joint group (shoulder, wrist): its :class:`AxisTriple`, the (ENTRY_COUNT, 3, M)
-            coefficients (k_c, k_s, k_1) of its entries (:meth:`AxisTriple.entry_pairs` order) as
-            functions of ψ, and its seed angles (3 columns of M) for the alignment split.
+        groups: per 3-joint group (shoulder, wrist): its :class:`AxisTriple`, the coefficients
+            (k_c, k_s, k_1) of its ENTRY_COUNT entries (:meth:`AxisTriple.entry_pairs` order; columns
+            of M) as functions of ψ, and its seed angles (3 columns of M) for the alignment split.
     Returns:
         psi: (M,) the nearest feasible swivel, 0 where none exists. found: (M,) bool.
     """
+    groups = [(triple, _as_array(forms), seed) for triple, forms, seed in groups]
     count = groups[0][1].shape[-1]
     ends = np.full((1, count), np.pi)
     bounds = np.concatenate([_limit_roots(triple, forms) for triple, forms, _ in groups] + [-ends, ends])
@@ -84,3 +94,49 @@ def nearest_feasible_swivel(groups: list[Group]) -> tuple[np.ndarray, np.ndarray
     columns = np.arange(count)
     found = np.isfinite(distance[best, columns])
     return np.where(found, point[best, columns], 0.0), found
+
+
+def nearest_feasible_swivel_one(groups: list[Group]) -> float | None:
+    """:func:`nearest_feasible_swivel` for one arm, on floats: ψ [rad], or None when none is feasible.
+
+    The same pieces between limit roots, tested in order of their distance to ψ = 0 (ties: lower
+    first, as the batch's argmin) and only until the first feasible one: usually a handful.
+    """
+    bounds = [-math.pi, math.pi]
+    for triple, forms, _ in groups:
+        bounds += _limit_roots_one(triple, forms)
+    bounds.sort()
+    pieces = []
+    for low, high in itertools.pairwise(bounds):
+        point = 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
+        pieces.append((abs(point), point, 0.5 * (low + high)))
+    for _, point, middle in sorted(pieces, key=lambda piece: piece[0]):
+        cos_psi, sin_psi = math.cos(middle), math.sin(middle)
+        if all(_feasible_one(group, cos_psi, sin_psi) for group in groups):
+            return point
+    return None
+
+
+def _limit_roots_one(triple: AxisTriple, forms: list) -> list[float]:
+    """Swivel angles in [-π, π] where a joint of ``triple`` meets a limit (floats)."""
+    roots = []
+    for terms, constant in triple.limit_terms():
+        k_c = sum(coefficient * forms[j][0] for j, coefficient in terms)
+        k_s = sum(coefficient * forms[j][1] for j, coefficient in terms)
+        k_1 = sum(coefficient * forms[j][2] for j, coefficient in terms) + constant
+        amplitude = math.hypot(k_c, k_s)
+        if amplitude > 0.0 and abs(k_1) <= amplitude:
+            spread, phase = math.acos(-k_1 / amplitude), math.atan2(k_s, k_c)
+            roots += [
+                math.remainder(phase + spread, 2.0 * math.pi),
+                math.remainder(phase - spread, 2.0 * math.pi),
+            ]
+    return roots
+
+
+def _feasible_one(group: Group, cos_psi: float, sin_psi: float) -> bool:
+    """Some branch of the group has all three joints within limits at ψ (floats)."""
+    triple, forms, seed = group
+    entries = tuple(k_c * cos_psi + k_s * sin_psi + k_1 for k_c, k_s, k_1 in forms[:6])
+    first, second = triple.branches(entries, seed, SCALAR)
+    return min(triple.violation(first, SCALAR), triple.violation(second, SCALAR)) <= LIMIT_TOLERANCE

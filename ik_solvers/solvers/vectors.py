@@ -80,7 +80,13 @@ def matvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
 
 def tmatvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
     """Mᵀ v for the matrix whose columns are ``columns``."""
-    return (dot(columns[0], v), dot(columns[1], v), dot(columns[2], v))
+    c0, c1, c2 = columns
+    x, y, z = v
+    return (
+        c0[0] * x + c0[1] * y + c0[2] * z,
+        c1[0] * x + c1[1] * y + c1[2] * z,
+        c2[0] * x + c2[1] * y + c2[2] * z,
+    )
 
 
 def turn(c, s, x, y):
@@ -90,12 +96,13 @@ def turn(c, s, x, y):
 
 def rotate(axis: Vector, c, s, v: Vector) -> Vector:
     """Rotate v about the unit ``axis`` by the angle whose cosine and sine are c, s (Rodrigues)."""
-    k = dot(axis, v) * (1.0 - c)
-    w = cross(axis, v)
+    ax, ay, az = axis
+    x, y, z = v
+    k = (ax * x + ay * y + az * z) * (1.0 - c)  # inline dot and cross: this runs often on floats
     return (
-        v[0] * c + w[0] * s + axis[0] * k,
-        v[1] * c + w[1] * s + axis[1] * k,
-        v[2] * c + w[2] * s + axis[2] * k,
+        x * c + (ay * z - az * y) * s + ax * k,
+        y * c + (az * x - ax * z) * s + ay * k,
+        z * c + (ax * y - ay * x) * s + az * k,
     )
 
 
@@ -114,25 +121,33 @@ def pose_columns(pose) -> tuple[tuple[Vector, Vector, Vector], Vector]:
 
 def valid_pose(rotation: tuple[Vector, Vector, Vector], translation: Vector, tolerance: float = 1e-6):
     """True where the pose is finite and its rotation orthonormal with determinant +1 (to ``tolerance``)."""
-    c0, c1, c2 = rotation
-    total = sum(c0) + sum(c1) + sum(c2) + sum(translation)
+    (a0, a1, a2), (b0, b1, b2), (d0, d1, d2) = rotation
+    x, y, z = translation
+    total = a0 + a1 + a2 + b0 + b1 + b2 + d0 + d1 + d2 + x + y + z
     finite = (total - total) == 0.0  # inf or NaN anywhere makes this NaN
-    bad = abs(dot(c0, c0) - 1.0) + abs(dot(c1, c1) - 1.0) + abs(dot(c2, c2) - 1.0)
-    bad = bad + abs(dot(c0, c1)) + abs(dot(c0, c2)) + abs(dot(c1, c2))
-    return finite & (bad < tolerance) & (dot(c0, cross(c1, c2)) > 0.0)
+    bad = abs(a0 * a0 + a1 * a1 + a2 * a2 - 1.0) + abs(b0 * b0 + b1 * b1 + b2 * b2 - 1.0)
+    bad = bad + abs(d0 * d0 + d1 * d1 + d2 * d2 - 1.0) + abs(a0 * b0 + a1 * b1 + a2 * b2)
+    bad = bad + abs(a0 * d0 + a1 * d1 + a2 * d2) + abs(b0 * d0 + b1 * d1 + b2 * d2)
+    determinant = a0 * (b1 * d2 - b2 * d1) + a1 * (b2 * d0 - b0 * d2) + a2 * (b0 * d1 - b1 * d0)
+    return finite & (bad < tolerance) & (determinant > 0.0)
 
 
 def pose_errors(rotation, translation, target_rotation, target_translation, ops: Ops):
     """Position error [m] and rotation angle [rad] between two poses given as columns."""
-    d = sub(translation, target_translation)
-    t0, t1, t2 = target_rotation
-    r0, r1, r2 = rotation
-    trace = dot(t0, r0) + dot(t1, r1) + dot(t2, r2)
-    vx = dot(t2, r1) - dot(t1, r2)
-    vy = dot(t0, r2) - dot(t2, r0)
-    vz = dot(t1, r0) - dot(t0, r1)
+    dx, dy, dz = (
+        translation[0] - target_translation[0],
+        translation[1] - target_translation[1],
+        translation[2] - target_translation[2],
+    )
+    (t00, t01, t02), (t10, t11, t12), (t20, t21, t22) = target_rotation
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = rotation
+    trace = t00 * r00 + t01 * r01 + t02 * r02 + t10 * r10 + t11 * r11 + t12 * r12
+    trace = trace + t20 * r20 + t21 * r21 + t22 * r22
+    vx = t20 * r10 + t21 * r11 + t22 * r12 - (t10 * r20 + t11 * r21 + t12 * r22)
+    vy = t00 * r20 + t01 * r21 + t02 * r22 - (t20 * r00 + t21 * r01 + t22 * r02)
+    vz = t10 * r00 + t11 * r01 + t12 * r02 - (t00 * r10 + t01 * r11 + t02 * r12)
     angle = ops.atan2(0.5 * ops.sqrt(vx * vx + vy * vy + vz * vz), 0.5 * (trace - 1.0))
-    return ops.sqrt(dot(d, d)), angle
+    return ops.sqrt(dx * dx + dy * dy + dz * dz), angle
 
 
 def _mul(a, b):
