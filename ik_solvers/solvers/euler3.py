@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ik_solvers.solvers.rotations import bilinear
-from ik_solvers.solvers.vectors import Ops, cross, dot, wrap
+from ik_solvers.solvers.vectors import SCALAR, Ops, cross, dot, wrap
 
 ALIGNED = 1e-12  # below this |Rot(b, θ2) c × a|, θ1 and θ3 share one degree of freedom
 LIMIT_TOLERANCE = 1e-10  # [rad] an angle this far outside its limits still counts as within
@@ -48,6 +48,7 @@ class AxisTriple:
         self.upper = tuple(float(x) for x in upper)
         self.middle = tuple(0.5 * (lo + hi) for lo, hi in zip(self.lower, self.upper))
         self._range_kind = tuple(self._kind(i) for i in range(3))
+        self._all_raw = self._range_kind == ("raw", "raw", "raw")
         self._readers = tuple(bilinear(u, w) for u, w in self.entry_pairs()[:6])
         self._limit_terms = None
 
@@ -75,6 +76,11 @@ class AxisTriple:
         keeps the product exact even where θ1 is ill-determined. The second branch is
         (θ1 + π, 2α - θ2, θ3 + π).
         """
+        first = self._first_raw(entries, seed, ops)
+        return self._ranged(first, seed, ops), self._ranged(self._other(first, ops), seed, ops)
+
+    def _first_raw(self, entries: tuple, seed: tuple, ops: Ops) -> tuple:
+        """The first branch's angles before they are brought into range (see :meth:`branches`)."""
         g, n1, d1, n3, bb, ab = entries[:6]
         h = ops.sqrt(n1 * n1 + d1 * d1)  # |R c × a|
         inverse = 1.0 / ops.maximum(h, ALIGNED)
@@ -86,12 +92,16 @@ class AxisTriple:
         # Rot(a, -θ1) R b in the basis (a, b, a × b), then its angle about c after Rot(b, -θ2).
         yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
         s3 = (self.cxb_a * c2 + self.cxb_x * s2) * n3 + (self.cxb_x * c2 - self.cxb_a * s2) * yx
-        first = (ops.atan2(s1, c1), self.alpha + ops.atan2(h, g), ops.atan2(s3, yb))
-        second = (_half_turn(first[0], ops), 2.0 * self.alpha - first[1], _half_turn(first[2], ops))
-        return (
-            tuple(self._in_range(i, first[i], seed[i], ops) for i in range(3)),
-            tuple(self._in_range(i, second[i], seed[i], ops) for i in range(3)),
-        )
+        return (ops.atan2(s1, c1), self.alpha + ops.atan2(h, g), ops.atan2(s3, yb))
+
+    def _other(self, first: tuple, ops: Ops) -> tuple:
+        """The second branch's raw angles from the first's."""
+        return (_half_turn(first[0], ops), 2.0 * self.alpha - first[1], _half_turn(first[2], ops))
+
+    def _ranged(self, angles: tuple, seed: tuple, ops: Ops) -> tuple:
+        if self._all_raw:
+            return angles
+        return tuple(self._in_range(i, angles[i], seed[i], ops) for i in range(3))
 
     def _in_range(self, i: int, angle, seed, ops: Ops):
         """``angle`` shifted by 2π k to its representative within the limits (nearest the seed if several)."""
@@ -106,6 +116,11 @@ class AxisTriple:
 
     def violation(self, angles: tuple, ops: Ops):
         """Total distance [rad] of the angles outside their limits (0 when all are within)."""
+        if ops is SCALAR:
+            return sum(
+                lower - angle if angle < lower else angle - upper if angle > upper else 0.0
+                for angle, lower, upper in zip(angles, self.lower, self.upper)
+            )
         total = 0.0
         for angle, lower, upper in zip(angles, self.lower, self.upper):
             total = total + outside(angle, lower, upper, ops)
@@ -113,11 +128,13 @@ class AxisTriple:
 
     def nearest(self, entries: tuple, seed: tuple, ops: Ops) -> tuple[tuple, object]:
         """The branch within limits nearest the seed (else the one least outside): angles, violation."""
-        first, second = self.branches(entries, seed, ops)
+        raw = self._first_raw(entries, seed, ops)
+        first = self._ranged(raw, seed, ops)
         v1 = self.violation(first, ops)
-        d1 = sum((x - s) * (x - s) for x, s in zip(first, seed))
+        d1 = (first[0] - seed[0]) ** 2 + (first[1] - seed[1]) ** 2 + (first[2] - seed[2]) ** 2
         if v1.__class__ is float and v1 == 0.0 and d1 < NEAR_SEED:
             return first, v1  # the other branch is π away in θ1 and θ3: farther from the seed
+        second = self._ranged(self._other(raw, ops), seed, ops)
         v2 = self.violation(second, ops)
         d2 = sum((x - s) * (x - s) for x, s in zip(second, seed))
         pick = prefer_first(v1, d1, v2, d2)
