@@ -270,15 +270,14 @@ class ClosedFormSolver:
         count, n = targets.shape[0], self.chain.n
         poles = None if poles is None else check_pole(poles, count).T
         seeds = None if seeds is None else check_seed(self.chain, seeds, count).T
-        out = (np.empty((n, count)), np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
-        columns = np.ascontiguousarray(targets.reshape(-1, 16).T)
-        valid = valid_pose(*pose_columns(columns))
+        q = np.empty((count, n))  # written through its (n, N) transpose: no copy at the end
+        out = (q.T, np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
+        columns, valid = self._columns(targets)
         all_valid = bool(valid.all())
         if not all_valid:
             columns[:, ~valid] = np.array(self._rest_pose)[:, None]
         self._solve_columns(columns, seeds, poles, out)
-        q, reason, position_error, orientation_error = out
-        q = np.ascontiguousarray(q.T)
+        _, reason, position_error, orientation_error = out
         if not all_valid:
             q[~valid] = self._rest_q
             reason[~valid] = INVALID
@@ -289,6 +288,22 @@ class ClosedFormSolver:
         return BatchResult(
             success, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
         )
+
+
+    @staticmethod
+    def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid.
+
+        Transposed block by block, so that source and destination stay in cache.
+        """
+        count = targets.shape[0]
+        columns, valid = np.empty((16, count)), np.empty(count, dtype=bool)
+        flat = targets.reshape(count, 16)
+        for start in range(0, count, BLOCK):
+            block = columns[:, start : start + BLOCK]
+            block[...] = flat[start : start + BLOCK].T
+            valid[start : start + BLOCK] = valid_pose(*pose_columns(block))
+        return columns, valid
 
 
 def check_pole(pole, count: int) -> np.ndarray:
