@@ -5,7 +5,7 @@ N = 100,000 targets [solves/s], and ikpy's median time per solve on a sample of 
 (ikpy has no batch call), with the ratio and both success rates at 1e-6 m / 1e-6 rad. Targets are
 FK of random in-limit configurations. Medians over repeats: this machine is shared and noisy.
 
-Arms are timed seeded (tracking) and once without a seed. Run: ``python bench/analytic_bench.py`` (ikpy from bench/requirements.txt; without it the ikpy
+Legs are timed without and with a seed (tracking, as in the node); arms seeded and once without. Run: ``python bench/analytic_bench.py`` (ikpy from bench/requirements.txt; without it the ikpy
 columns stay empty). Each chain is one :func:`bench_chain` call, so adding a chain is one line.
 """
 
@@ -140,6 +140,8 @@ def main() -> None:
         bench_chain(f"leg {tip}", model.chain("base_link", tip), humanoid, args.batch, args.ikpy_sample)
         for tip in ("l_sole", "r_sole")
     ]
+    left_leg = model.chain("base_link", "l_sole")  # seeded as in the node (the current joint state)
+    rows.append(bench_chain("leg l_sole (seeded)", left_leg, humanoid, args.batch, 0, seed_offset=0.01))
     planar = RobotModel.from_urdf_file(PLANAR_URDF).chain("base", "tip")
     rows.append(bench_chain("planar two-link", planar, PLANAR_URDF, args.batch, args.ikpy_sample, True))
     rows += arm_rows(model, humanoid, args.batch, args.ikpy_sample)

@@ -6,7 +6,11 @@ velocity limits come from the URDF [rad/s or m/s].
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+TWO_PI = 2.0 * math.pi
 
 
 class CommandFilter:
@@ -28,8 +32,18 @@ class CommandFilter:
         self.upper = np.asarray(upper, dtype=float)
         self.velocity_limits = np.asarray(velocity_limits, dtype=float)
         self.continuous = np.zeros(len(self.lower), bool) if continuous is None else np.asarray(continuous)
-        self._any_continuous = bool(self.continuous.any())
         self._middle = 0.5 * (self.lower + self.upper)
+        self._lower, self._upper = self.lower.tolist(), self.upper.tolist()
+        self._middle_list, self._velocity = self._middle.tolist(), self.velocity_limits.tolist()
+        self._continuous = self.continuous.astype(bool).tolist()
+
+    def admits(self, q: np.ndarray) -> bool:
+        """True when q (n,) is finite and within the position limits (continuous joints: finite)."""
+        values = q.tolist()
+        return all(
+            lower <= x <= upper or (continuous and math.isfinite(x))
+            for x, lower, upper, continuous in zip(values, self._lower, self._upper, self._continuous)
+        )
 
     def max_step(self, fraction: float, dt: float) -> np.ndarray:
         """(n,) largest allowed change per joint in ``dt`` [s] at ``fraction`` of the velocity limits."""
@@ -46,26 +60,42 @@ class CommandFilter:
         Returns:
             (n,) finite command within the position limits, each joint within max_step of current.
         """
-        current = self.clip(current)
-        delta = np.where(np.isfinite(goal), np.asarray(goal, dtype=float) - current, 0.0)
-        if self._any_continuous:
-            delta = np.where(self.continuous, _wrap(delta), delta)
-        limit = self.max_step(fraction, dt)
-        return self.clip(current + np.clip(delta, -limit, limit))
+        scale = fraction * max(dt, 0.0)
+        command = []
+        for i, (now, wanted) in enumerate(zip(self._clipped(current), _floats(goal))):
+            delta = wanted - now if math.isfinite(wanted) else 0.0
+            if self._continuous[i]:
+                delta = (delta + math.pi) % TWO_PI - math.pi
+            limit = self._velocity[i] * scale
+            if abs(delta) > limit:
+                delta = math.copysign(limit, delta)
+            command.append(now + delta)
+        return np.array(self._clipped(command))
 
     def clip(self, q: np.ndarray) -> np.ndarray:
         """(n,) q with non-finite entries replaced by the limits' midpoint, clipped into the limits.
 
         Continuous joints are wrapped into [-pi, pi) instead of clipped.
         """
-        q = np.asarray(q, dtype=float)
-        q = np.where(np.isfinite(q), q, self._middle)
-        clipped = np.clip(q, self.lower, self.upper)
-        return np.where(self.continuous, _wrap(q), clipped) if self._any_continuous else clipped
+        return np.array(self._clipped(q))
+
+    def _clipped(self, q) -> list[float]:
+        """:meth:`clip` on plain floats (a handful of joints: cheaper than numpy calls)."""
+        clipped = []
+        for x, lower, upper, middle, continuous in zip(
+            _floats(q), self._lower, self._upper, self._middle_list, self._continuous
+        ):
+            if not math.isfinite(x):
+                x = middle
+            if continuous:
+                clipped.append((x + math.pi) % TWO_PI - math.pi)
+            else:
+                clipped.append(min(max(x, lower), upper))
+        return clipped
 
     def reached(self, command: np.ndarray, goal: np.ndarray, tolerance: float = 1e-9) -> bool:
         """True when ``command`` equals ``goal`` (clipped into limits) to ``tolerance``."""
-        return bool(np.all(np.abs(self.clip(goal) - command) <= tolerance))
+        return all(abs(g - c) <= tolerance for g, c in zip(self._clipped(goal), _floats(command)))
 
     def travel_time(self, start: np.ndarray, end: np.ndarray, fraction: float) -> float:
         """Time [s] the slowest joint needs from ``start`` to ``end`` at ``fraction`` of its limit."""
@@ -74,6 +104,6 @@ class CommandFilter:
         return float(np.max(np.nan_to_num(times, nan=0.0, posinf=0.0), initial=0.0))
 
 
-def _wrap(angle: np.ndarray) -> np.ndarray:
-    """Angles [rad] wrapped into [-pi, pi)."""
-    return (angle + np.pi) % (2 * np.pi) - np.pi
+def _floats(values) -> list[float]:
+    """(n,) array or sequence as Python floats."""
+    return np.asarray(values, dtype=float).tolist()

@@ -148,11 +148,7 @@ class Commander:
         except IKError as error:
             limb.stats.record_refusal(str(error))
             raise
-        ok = (
-            result.success
-            and bool(np.all(np.isfinite(result.q)))
-            and bool(limb.chain.within_limits(result.q))
-        )
+        ok = result.success and limb.filter.admits(result.q)
         limb.stats.record_solve(ok, time.perf_counter() - start, result.message or "solver failed")
         return result if ok == result.success else _failed(result, "solver returned q outside the limits")
 

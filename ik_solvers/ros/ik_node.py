@@ -41,8 +41,12 @@ from ik_solvers.ros.parameters import (
 from ik_solvers.ros.service import SolveIKHandler
 from ik_solvers.solvers import IKError
 
-# Latest target wins: one message kept per topic, never a growing queue.
+# Latest command wins: one message kept per topic, never a growing queue.
 LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
+# Targets: a short bounded queue. A sender that stalls and then catches up delivers targets back to
+# back; with depth 1 all but the last of such a burst would be dropped before the node could take
+# them. The node works through a full queue in a few milliseconds, so the latest target still wins.
+TARGET_QUEUE = QoSProfile(depth=10, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
 INPUT_ERRORS = (MessageError, IKError, UnknownFrameError, RequestError)
@@ -85,7 +89,7 @@ class IKNode(Node):
             self.trajectory_publisher = self.create_publisher(JointTrajectory, topic, LATEST_ONLY)
         for name, limb in self.commander.limbs.items():
             self.create_subscription(
-                PoseStamped, f"{name}/target_pose", partial(self.on_target, limb), LATEST_ONLY
+                PoseStamped, f"{name}/target_pose", partial(self.on_target, limb), TARGET_QUEUE
             )
             self.create_subscription(
                 PointStamped, f"{name}/pole_target", partial(self.on_pole, limb), LATEST_ONLY

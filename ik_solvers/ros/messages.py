@@ -7,6 +7,7 @@ quaternion is normalised.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -32,27 +33,32 @@ def point_to_array(point: Point, what: str = "position") -> np.ndarray:
 def pose_to_matrix(pose: Pose) -> np.ndarray:
     """(4, 4) homogeneous transform from a geometry_msgs Pose; the quaternion is normalised.
 
+    Plain floats until the matrix is built (this runs once per target).
+
     Raises:
         MessageError: NaN/inf anywhere, or a quaternion of (near) zero norm.
     """
-    position = point_to_array(pose.position)
-    q = pose.orientation
-    quaternion = np.array([q.x, q.y, q.z, q.w], dtype=float)
-    if not np.all(np.isfinite(quaternion)):
+    p, q = pose.position, pose.orientation
+    position = [float(p.x), float(p.y), float(p.z)]
+    if not all(map(math.isfinite, position)):
+        raise MessageError(f"position {position} has NaN/inf entries; send finite numbers [m]")
+    quaternion = [float(q.x), float(q.y), float(q.z), float(q.w)]
+    if not all(map(math.isfinite, quaternion)):
         raise MessageError(
-            f"orientation {quaternion.tolist()} has NaN/inf entries; send a unit quaternion (x, y, z, w)"
+            f"orientation {quaternion} has NaN/inf entries; send a unit quaternion (x, y, z, w)"
         )
-    if np.linalg.norm(quaternion) < MIN_QUATERNION_NORM:
+    norm = math.sqrt(sum(x * x for x in quaternion))
+    if norm < MIN_QUATERNION_NORM:
         raise MessageError(
-            f"orientation {quaternion.tolist()} is a zero quaternion, which names no rotation; "
+            f"orientation {quaternion} is a zero quaternion, which names no rotation; "
             "send a unit quaternion (x, y, z, w), e.g. (0, 0, 0, 1) for the identity"
         )
-    return _pose(position, quaternion / np.linalg.norm(quaternion))
+    return _pose(position, [x / norm for x in quaternion])
 
 
-def _pose(position: np.ndarray, quaternion: np.ndarray) -> np.ndarray:
+def _pose(position: list[float], quaternion: list[float]) -> np.ndarray:
     """(4, 4) pose of one unit quaternion (x, y, z, w): spatial.pose_matrix's scalar fast path."""
-    x, y, z, w = quaternion.tolist()
+    x, y, z, w = quaternion
     return np.array(
         [
             [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), position[0]],

@@ -15,10 +15,12 @@ Seed 000's construction, with every length, centre and axis from the chain (:cla
    axes (:class:`AxisTriple`), the branch within limits nearest the seed.
 4. Where a joint would leave its limits, the swivel moves to the nearest ψ at which all seven are
    within (exact arm-angle intervals, :mod:`ik_solvers.solvers.swivel`); if there is none, success
-   False and q is the requested swivel's solution clipped into the limits.
+   False and q is the requested swivel's solution clipped into the limits. When both elbow roots
+   fit the elbow limits and no swivel fits the chosen one, the other bend gets the same search.
 
-``solve`` runs on Python floats (fast for one target); ``solve_batch`` runs the same code on numpy
-columns, in blocks, with no Python loop over targets.
+``solve`` runs on Python floats (fast for one target, the swivel search included); ``solve_batch``
+runs the same code on numpy columns, in blocks, with no Python loop over targets. Target, seed and
+pole checks and the block loop are :class:`ClosedFormSolver`'s.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from ik_solvers.chain import Chain
 from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
 from ik_solvers.solvers.vectors import COLUMNS, SCALAR, Ops, pose_columns, pose_errors, valid_pose, wrap
 
-BLOCK = 4096  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
+BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
 INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
 INVALID_MESSAGE = (
