@@ -32,7 +32,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 help:
 	@echo "make setup | demo | test | bench | lint | clean | distclean"
 
-setup: $(STAMPS)/package
+setup: $(STAMPS)/kernels
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and \
@@ -59,6 +59,13 @@ $(STAMPS)/interfaces: $(STAMPS)/requirements $(IFACE_SRC)/CMakeLists.txt $(IFACE
 # ik_solvers itself, editable: code finds urdf/ and config/ next to the sources.
 $(STAMPS)/package: $(STAMPS)/interfaces setup.py setup.cfg package.xml
 	$(PIP) install --no-deps --no-build-isolation --use-pep517 -e "$(ROOT)"
+	touch "$@"
+
+# The Jacobian solver's numba kernels, compiled once into their __pycache__ (about 40 s here), so
+# that the demo, the tests and every node start load them in about 0.5 s instead.
+$(STAMPS)/kernels: $(STAMPS)/package $(wildcard $(ROOT)/ik_solvers/solvers/kernels/*.py)
+	@echo "compiling the Jacobian solver's kernels (once per machine)"
+	$(PY) -c "from ik_solvers.solvers.jacobian import prepare_kernels; prepare_kernels()"
 	touch "$@"
 
 demo: setup

@@ -21,6 +21,7 @@ from ik_solvers.model import RobotModel
 from ik_solvers.ros.command_filter import CommandFilter
 from ik_solvers.ros.diagnostics import ChainStats
 from ik_solvers.solvers import IKError, IKResult, make_solver
+from ik_solvers.solvers.jacobian import prepare_kernels
 
 
 class RequestError(ValueError):
@@ -53,6 +54,7 @@ class Commander:
             ModelError: a link is unknown or the links do not form a chain.
             IKError: a solver kind is unknown or does not fit its chain.
         """
+        prepare_kernels()  # now, not at the first run-time switch to the jacobian solver
         self.frames = FrameTree(model)
         self.jacobian_options = dict(options)
         self.measured: dict[str, float] = {}

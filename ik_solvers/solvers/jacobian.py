@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from ik_solvers.chain import Chain
+from ik_solvers.chain import Chain, Joint
 from ik_solvers.solvers.base import BatchResult, IKResult, check_seed, check_targets, register_solver
 from ik_solvers.solvers.jacobian_options import JacobianOptions, parse_options
 from ik_solvers.solvers.kernels import attempts
@@ -145,3 +145,17 @@ def chain_length(chain: Chain) -> float:
     zero = np.zeros(chain.n)
     points = np.vstack([chain.joint_frames(zero)[:, :3, 3], chain.fk(zero)[:3, 3]])  # joints, then the tip
     return max(float(np.linalg.norm(np.diff(points, axis=0), axis=1).sum()), 1e-3)
+
+
+def prepare_kernels() -> None:
+    """Compile the kernels, or load them from numba's on-disk cache (about 0.5 s), now.
+
+    The first call on a machine compiles them: about 40 s on a slow 2-core machine; ``make setup``
+    pays that once. ``ik_node`` calls this at start-up, so a run-time switch to the jacobian solver
+    never stalls a running node. The kernels' types do not depend on the chain, so a one-joint
+    chain prepares them for every chain and every method.
+    """
+    joint = Joint(
+        "prepare", "revolute", "base", "tip", np.eye(4), np.array([0.0, 0.0, 1.0]), -1.0, 1.0, 1.0, 1.0
+    )
+    JacobianSolver(Chain("base", "tip", [joint]))
