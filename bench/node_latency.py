@@ -35,7 +35,7 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.ros.ik_node import LATEST_ONLY, TARGET_QUEUE
+from ik_solvers.ros.ik_node import TARGET_QUEUE
 from ik_solvers.spatial import matrix_to_quaternion
 
 CHAIN = "left_leg"
@@ -49,7 +49,7 @@ class EchoNode(Node):
 
     def __init__(self) -> None:
         super().__init__("echo_node")
-        self.publisher = self.create_publisher(JointState, "joint_commands", LATEST_ONLY)
+        self.publisher = self.create_publisher(JointState, "joint_commands", TARGET_QUEUE)
         self.create_subscription(PoseStamped, f"{CHAIN}/target_pose", self.echo, TARGET_QUEUE)
 
     def echo(self, target: PoseStamped) -> None:

@@ -46,6 +46,8 @@ LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=R
 # Targets: a short bounded queue. A sender that stalls and then catches up delivers targets back to
 # back; with depth 1 all but the last of such a burst would be dropped before the node could take
 # them. The node works through a full queue in a few milliseconds, so the latest target still wins.
+# The same bound on the command publisher's history: a reliable writer resends from it when a
+# receiver's buffer overflowed; with depth 1 a command published meanwhile replaced the one to resend.
 TARGET_QUEUE = QoSProfile(depth=10, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
@@ -79,7 +81,7 @@ class IKNode(Node):
         return joints
 
     def _create_interfaces(self) -> None:
-        self.command_publisher = self.create_publisher(JointState, "joint_commands", LATEST_ONLY)
+        self.command_publisher = self.create_publisher(JointState, "joint_commands", TARGET_QUEUE)
         self.array_publisher = self.trajectory_publisher = None
         if self.config.controller:
             topic = f"/{self.config.controller}/commands"
