@@ -6,7 +6,7 @@ stamps each command with its target's stamp, so latency = receive time − stamp
 (same topics, same QoS, republishes a JointState with the target's stamp) in the same run gives
 the floor: what DDS and rclpy cost without IK (same QoS). Lost = targets whose
 command never came; "burst" counts those of them sent less than 1 ms after the previous target (a
-sender that stalled and caught up), which a target queue of depth 1 would drop by design.
+sender that stalled and caught up), which the node's depth-1 target queue drops by design.
 
 Run: ``make bench`` or ``python bench/node_latency.py`` (sets the loopback-only discovery range and
 a domain id of its own). Machine is shared: read p50 more than p99.
@@ -35,7 +35,7 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.ros.ik_node import TARGET_QUEUE
+from ik_solvers.ros.ik_node import COMMAND_HISTORY, LATEST_ONLY
 from ik_solvers.spatial import matrix_to_quaternion
 
 CHAIN = "left_leg"
@@ -49,8 +49,8 @@ class EchoNode(Node):
 
     def __init__(self) -> None:
         super().__init__("echo_node")
-        self.publisher = self.create_publisher(JointState, "joint_commands", TARGET_QUEUE)
-        self.create_subscription(PoseStamped, f"{CHAIN}/target_pose", self.echo, TARGET_QUEUE)
+        self.publisher = self.create_publisher(JointState, "joint_commands", COMMAND_HISTORY)
+        self.create_subscription(PoseStamped, f"{CHAIN}/target_pose", self.echo, LATEST_ONLY)
 
     def echo(self, target: PoseStamped) -> None:
         command = JointState(name=[f"j{i}" for i in range(6)], position=[0.0] * 6)
