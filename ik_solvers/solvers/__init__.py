@@ -23,5 +23,7 @@ __all__ = [
     "make_solver",
 ]
 
-from ik_solvers.solvers import jacobian  # noqa: F401, E402  (registers the "jacobian" solver)
-from ik_solvers.solvers import geometric  # noqa: F401, E402  (registers the "geometric" solver)
+from ik_solvers.solvers import (
+    geometric,  # noqa: F401  (registers the "geometric" solver)
+    jacobian,  # noqa: F401  (registers the "jacobian" solver)
+)
