@@ -1,0 +1,90 @@
+"""What every solver shares: target and seed checks, the registry's refusals, batch results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ik_solvers import InvalidTargetError, RobotModel, UnknownSolverError, make_solver
+from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.base import check_seed, check_targets
+
+
+@pytest.fixture(scope="module")
+def arm():
+    return RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")).chain(
+        "base_link", "l_wrist"
+    )
+
+
+def turned(angle: float) -> np.ndarray:
+    pose = np.eye(4)
+    pose[:2, :2] = [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]
+    return pose
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        np.full((4, 4), np.nan),
+        np.where(np.eye(4) > 0, np.inf, 0.0),
+        np.diag([1.0, 1.0, -1.0, 1.0]),  # a reflection, not a rotation
+        np.diag([1.0, 1.0, 1.0 + 1e-4, 1.0]),  # not orthonormal
+    ],
+)
+def test_single_target_that_is_not_a_finite_rotation_is_refused(target):
+    with pytest.raises(InvalidTargetError, match="unit quaternion or rotation matrix"):
+        check_targets(target)
+
+
+def test_single_target_rotated_about_z_is_accepted_as_float_array():
+    accepted = check_targets(turned(0.7).tolist())
+    assert accepted.dtype == float and accepted.shape == (4, 4)
+
+
+def test_batch_refusal_names_the_bad_indices():
+    targets = np.stack([np.eye(4), turned(1.0), np.full((4, 4), np.nan), np.diag([2.0, 1.0, 1.0, 1.0])])
+    with pytest.raises(InvalidTargetError, match=r"at indices \[2, 3\]"):
+        check_targets(targets, batched=True)
+
+
+def test_wrong_target_shape_says_what_is_expected():
+    with pytest.raises(InvalidTargetError, match=r"shape \(3, 3\); expected \(4, 4\)"):
+        check_targets(np.eye(3))
+
+
+def test_seed_outside_the_limits_is_clipped_into_them(arm):
+    seed = check_seed(arm, arm.upper + 1.0)
+    np.testing.assert_array_equal(seed, arm.upper)
+
+
+@pytest.mark.parametrize("seed", [np.full(7, np.nan), np.zeros(6), np.full(7, -np.inf)])
+def test_malformed_seed_is_refused_naming_the_joints(arm, seed):
+    with pytest.raises(
+        InvalidTargetError, match=r"expected finite \(7,\) for the joints \['l_shoulder_pitch'"
+    ):
+        check_seed(arm, seed)
+
+
+def test_no_seed_means_zero_clipped_into_the_limits(arm):
+    np.testing.assert_array_equal(check_seed(arm, None), np.clip(0.0, arm.lower, arm.upper))
+
+
+def test_unknown_solver_kind_lists_the_valid_ones(arm):
+    with pytest.raises(
+        UnknownSolverError, match="unknown solver 'analytic'; valid solvers: geometric, jacobian"
+    ):
+        make_solver("analytic", arm)
+
+
+@pytest.mark.parametrize("kind", ["geometric", "jacobian"])
+def test_batch_result_rows_read_as_single_results(arm, kind):
+    solver = make_solver(kind, arm)
+    configurations = arm.random_configurations(3, np.random.default_rng(2))
+    batch = solver.solve_batch(arm.fk(configurations), seeds=configurations)
+    assert len(batch) == 3
+    for index in range(3):
+        row = batch[index]
+        assert row.success == batch.success[index]
+        np.testing.assert_array_equal(row.q, batch.q[index])
+        assert row.message == batch.messages[index]
