@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.kernels import compiled
+from ik_solvers.solvers.kernels import borrowing, compiled
 from ik_solvers.solvers.kernels.kinematics import fk_jacobian, pose_error
 from ik_solvers.solvers.kernels.model import (
     I_MAX_ITERATIONS,
@@ -28,7 +28,7 @@ from ik_solvers.solvers.kernels.model import (
     P_ORIENTATION_TOLERANCE,
     P_POSITION_TOLERANCE,
 )
-from ik_solvers.solvers.kernels.steps import joint_step, project, wrap_angle
+from ik_solvers.solvers.kernels.steps import joint_step, project, step_workspace, wrap_angle
 
 PROGRESS = 0.9  # an iteration makes progress when it brings the error energy below 90 % of the best
 S_ACTIVE, S_AGE, S_STALE = 0, 1, 2  # slot counts (N, K, 3)
@@ -62,24 +62,26 @@ def new_state(seeds: np.ndarray, slots: int) -> tuple:
 
 @compiled
 def workspace(n):
-    """Buffers of one iteration: pose (3, 4), Jacobian (6, n), FK scratch (2, 3, 4), error (6,),
-    rotation error (3, 3), step (n,), next configuration (n,)."""
+    """Buffers of one iteration: pose (3, 4), Jacobian (6, n), FK scratch (3, 3, 4), error (6,),
+    rotation error (3, 3), step (n,), next configuration (n,), the step's buffers
+    (:func:`~ik_solvers.solvers.kernels.steps.step_workspace`)."""
     return (
         np.empty((3, 4)),
         np.empty((6, n)),
-        np.empty((2, 3, 4)),
+        np.empty((3, 3, 4)),
         np.empty(6),
         np.empty((3, 3)),
         np.empty(n),
         np.empty(n),
+        step_workspace(n),
     )
 
 
-@compiled
+@borrowing
 def iterate(model, q, target, work):
     """One iteration from q (n,) towards target (4, 4): evaluate q, and unless it converged, step
     into work[6]. Returns (converged, position error [m], orientation error [rad], energy)."""
-    pose, jacobian, scratch, error, relative, step, following = work
+    pose, jacobian, scratch, error, relative, step, following, buffers = work
     weights, params, ints = model[3][0], model[4], model[5]
     fk_jacobian(model[0], q, pose, jacobian, scratch)
     angle = pose_error(target, pose, error, relative)
@@ -92,7 +94,7 @@ def iterate(model, q, target, work):
     for r in range(rows):
         energy += 0.5 * (error[r] * weights[r]) ** 2
     if not converged:
-        joint_step(model, q, jacobian, error, relative, energy, step)
+        joint_step(model, q, jacobian, error, relative, energy, step, buffers)
         project(model, q, step, following)
     return converged, position_error, angle, energy
 
@@ -103,7 +105,12 @@ def run_rounds(model, targets, seeds, restarts, state, which, rounds):
 
     targets (N, 4, 4), seeds (N, n), restarts (R, n), state from :func:`new_state` (updated).
     """
-    work = workspace(seeds.shape[1])
+    _run_rounds(model, targets, seeds, restarts, state, which, rounds, workspace(seeds.shape[1]))
+
+
+@borrowing
+def _run_rounds(model, targets, seeds, restarts, state, which, rounds, work):
+    """:func:`run_rounds` with its buffers ``work`` from :func:`workspace`."""
     target_counts = state[4]
     for t in which:
         for _ in range(rounds):
@@ -112,7 +119,7 @@ def run_rounds(model, targets, seeds, restarts, state, which, rounds):
             _round(model, targets[t], seeds[t], restarts, state, t, work)
 
 
-@compiled
+@borrowing
 def _round(model, target, seed, restarts, state, t, work):
     """Every active slot of target t takes one iteration; then finish, or refill worn slots."""
     slot_q, best_q, slot_energy, slot_counts, target_counts, answer_q, answer_error = state
@@ -126,7 +133,7 @@ def _round(model, target, seed, restarts, state, t, work):
         converged, position_error, angle, energy = iterate(model, q, target, work)
         if energy < slot_energy[t, s, E_BEST]:
             slot_energy[t, s, E_BEST] = energy
-            best_q[t, s] = q
+            _copy(q, best_q[t, s])
         if energy < PROGRESS * slot_energy[t, s, E_ATTEMPT]:
             slot_energy[t, s, E_ATTEMPT] = energy
             slot_counts[t, s, S_STALE] = 0
@@ -139,13 +146,14 @@ def _round(model, target, seed, restarts, state, t, work):
                 distance += (wrap_angle(difference) if continuous[j] else difference) ** 2
             if distance < nearest:
                 winner, nearest = s, distance
-                answer_q[t] = q
+                _copy(q, answer_q[t])
                 answer_error[t, 0], answer_error[t, 1] = position_error, angle
         else:
-            q[:] = work[6]
+            _copy(work[6], q)
         slot_counts[t, s, S_AGE] += 1
     if winner >= 0:
-        slot_counts[t, :, S_ACTIVE] = 0
+        for s in range(slot_q.shape[1]):
+            slot_counts[t, s, S_ACTIVE] = 0
         target_counts[t, T_PENDING] = 0
         target_counts[t, T_CONVERGED] = 1
         target_counts[t, T_FINISHED] = 1
@@ -153,28 +161,24 @@ def _round(model, target, seed, restarts, state, t, work):
     _relaunch(model, restarts, state, t)
 
 
-@compiled
+@borrowing
 def _relaunch(model, restarts, state, t):
     """Refill worn-out slots; launch the restart slots once the seed phase of target t ended."""
     slot_q, slot_energy, slot_counts, target_counts = state[0], state[2], state[3], state[4]
     ints = model[5]
     slots = slot_q.shape[1]
-    worn = np.zeros(slots, dtype=np.bool_)
-    for s in range(slots):
-        worn[s] = slot_counts[t, s, S_ACTIVE] and (
-            slot_counts[t, s, S_AGE] >= ints[I_MAX_ITERATIONS]
-            or slot_counts[t, s, S_STALE] >= ints[I_PATIENCE]
-        )
-    expand = target_counts[t, T_PENDING] and (slot_counts[t, 0, S_AGE] >= ints[I_SEED_ITERATIONS] or worn[0])
+    expand = target_counts[t, T_PENDING] and (
+        slot_counts[t, 0, S_AGE] >= ints[I_SEED_ITERATIONS] or _worn(slot_counts, ints, t, 0)
+    )
     if expand:
         target_counts[t, T_PENDING] = 0
     active = False
     for s in range(slots):
-        if worn[s] or (expand and s > 0):
+        if _worn(slot_counts, ints, t, s) or (expand and s > 0):
             available = target_counts[t, T_NEXT_RESTART] < restarts.shape[0]
             slot_counts[t, s, S_ACTIVE] = available
             if available:
-                slot_q[t, s] = restarts[target_counts[t, T_NEXT_RESTART]]
+                _copy(restarts[target_counts[t, T_NEXT_RESTART]], slot_q[t, s])
                 target_counts[t, T_NEXT_RESTART] += 1
                 target_counts[t, T_RESTARTS] += 1
                 slot_counts[t, s, S_AGE] = 0
@@ -183,3 +187,18 @@ def _relaunch(model, restarts, state, t):
         active = active or slot_counts[t, s, S_ACTIVE] != 0
     if not active:
         target_counts[t, T_FINISHED] = 1
+
+
+@borrowing
+def _worn(slot_counts, ints, t, s):
+    """Whether the active slot s of target t ran out of iterations or stalled."""
+    return slot_counts[t, s, S_ACTIVE] != 0 and (
+        slot_counts[t, s, S_AGE] >= ints[I_MAX_ITERATIONS] or slot_counts[t, s, S_STALE] >= ints[I_PATIENCE]
+    )
+
+
+@borrowing
+def _copy(source, destination):
+    """destination (n,) = source (n,) (array assignment would need numba's runtime)."""
+    for j in range(source.shape[0]):
+        destination[j] = source[j]

@@ -10,50 +10,52 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.kernels import compiled
+from ik_solvers.solvers.kernels import borrowing
 
 NEAR_PI_SIN = 1e-6  # below this sin(angle) with angle > 1 rad, the axis comes from the symmetric part
 
 
-@compiled
-def _times_term(frame, term, f, g, out):
-    """out (3, 4) = frame (3, 4) · (A + f B + g C) for term = (A, B, C) at one joint, or (A,)."""
-    a, b, c = term
+@borrowing
+def _times(frame, matrix, out):
+    """out (3, 4) = frame (3, 4) · matrix (3 or 4, 4), both with an implied bottom row 0 0 0 1."""
     for r in range(3):
         for col in range(4):
-            total = 0.0
+            total = frame[r, 3] if col == 3 else 0.0
             for k in range(3):
-                total += frame[r, k] * (a[k, col] + f * b[k, col] + g * c[k, col])
-            out[r, col] = total + (frame[r, 3] if col == 3 else 0.0)
+                total += frame[r, k] * matrix[k, col]
+            out[r, col] = total
 
 
-@compiled
+@borrowing
 def fk_jacobian(terms, q, pose, jacobian, scratch):
     """Tip pose and geometric Jacobian at q (n,) into pose (3, 4) and jacobian (6, n).
 
     Rows 0-2 of the Jacobian: the tip's linear velocity [m/s], rows 3-5: its angular velocity
-    [rad/s], both in the base frame, per unit velocity of each joint. scratch: (2, 3, 4).
+    [rad/s], both in the base frame, per unit velocity of each joint. scratch (3, 3, 4): the
+    frame before and after each joint in turn, and the joint's own motion.
     """
     a, b, c, axes, prismatic = terms
     n = q.shape[0]
-    frame, following = scratch[0], scratch[1]
-    frame[:] = 0.0
+    frame, following, motion = scratch[0], scratch[1], scratch[2]
     for r in range(3):
-        frame[r, r] = 1.0
-    zero = np.zeros((4, 4))
+        for col in range(4):
+            frame[r, col] = 1.0 if r == col else 0.0
     for i in range(n):
         if prismatic[i]:
             f, g = q[i], 0.0
         else:
             f, g = np.sin(q[i]), 1.0 - np.cos(q[i])
-        _times_term(frame, (a[i], b[i], c[i]), f, g, following)
-        frame[:] = following
+        for r in range(3):
+            for col in range(4):
+                motion[r, col] = a[i, r, col] + f * b[i, r, col] + g * c[i, r, col]
+        _times(frame, motion, following)
+        frame, following = following, frame
         for r in range(3):
             jacobian[r, i] = frame[r, 3]  # joint origin for now; the lever comes below
             jacobian[3 + r, i] = (
                 frame[r, 0] * axes[i, 0] + frame[r, 1] * axes[i, 1] + frame[r, 2] * axes[i, 2]
             )
-    _times_term(frame, (a[n], zero, zero), 0.0, 0.0, pose)
+    _times(frame, a[n], pose)
     for i in range(n):
         if prismatic[i]:
             for r in range(3):
@@ -65,7 +67,7 @@ def fk_jacobian(terms, q, pose, jacobian, scratch):
         jacobian[0, i], jacobian[1, i], jacobian[2, i] = v * z - w * y, w * x - u * z, u * y - v * x
 
 
-@compiled
+@borrowing
 def pose_error(target, pose, error, relative):
     """Error of pose (3, 4) against target (4, 4); returns the rotation error angle [rad].
 
@@ -94,7 +96,7 @@ def pose_error(target, pose, error, relative):
     return angle
 
 
-@compiled
+@borrowing
 def _axis_near_pi(relative, vx, vy, vz, error):
     """Unit rotation axis of a rotation by nearly pi into error[3:6], from (R + Rᵀ)/2 + I = 2 u uᵀ.
 

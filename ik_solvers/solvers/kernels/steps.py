@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.kernels import compiled
+from ik_solvers.solvers.kernels import borrowing, compiled
+from ik_solvers.solvers.kernels.linear import cholesky, solve_factored
 from ik_solvers.solvers.kernels.model import (
     CCD,
     DLS,
@@ -35,47 +36,79 @@ from ik_solvers.solvers.kernels.model import (
 
 
 @compiled
-def joint_step(model, q, jacobian, error, relative, energy, step):
-    """(n,) step of the model's method into ``step``; see the module docstring."""
+def step_workspace(n):
+    """Buffers of :func:`joint_step` for n joints: scaled Jacobian (6, n), weighted Jacobian (6, n),
+    right-hand sides (6, 2), Gram matrix (6, 6), its Cholesky factor (6, 6), damped solution
+    (6, 2), J⁺ times the right-hand sides (n, 2), null-space direction η (n,). Only the task's m
+    rows and the r right-hand sides in use are read."""
+    return (
+        np.empty((6, n)),
+        np.empty((6, n)),
+        np.empty((6, 2)),
+        np.empty((6, 6)),
+        np.empty((6, 6)),
+        np.empty((6, 2)),
+        np.empty((n, 2)),
+        np.empty(n),
+    )
+
+
+@borrowing
+def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
+    """(n,) step of the model's method into ``step``; see the module docstring. buffers: from
+    :func:`step_workspace`."""
     weights, ints = model[3], model[5]
     if ints[I_METHOD] == CCD:
         ccd_sweep(model, q, jacobian, error, relative, step)
         return
     m, n = ints[I_ROWS], q.shape[0]
     row_weights = weights[0]
-    scaled = np.empty((m, n))
+    scaled, rhs, inverse, eta = buffers[0], buffers[2], buffers[6], buffers[7]
     columns = 2 if ints[I_GOALS] else 1
-    rhs = np.empty((m, columns))
     for r in range(m):
         rhs[r, 0] = error[r] * row_weights[r]
         for j in range(n):
             scaled[r, j] = jacobian[r, j] * row_weights[r]
     if columns == 2:
-        eta = goal_direction(model, q)
-        rhs[:, 1] = scaled @ eta
-    both = _inverse(model, scaled, rhs, energy)
-    step[:] = both[:, 0]
-    if columns == 2:
-        step += eta - both[:, 1]
+        goal_direction(model, q, eta)
+        for r in range(m):
+            total = 0.0
+            for j in range(n):
+                total += scaled[r, j] * eta[j]
+            rhs[r, 1] = total
+    _inverse(model, m, columns, energy, buffers)
+    for j in range(n):
+        step[j] = inverse[j, 0] + (eta[j] - inverse[j, 1] if columns == 2 else 0.0)
 
 
-@compiled
-def _inverse(model, scaled, rhs, energy):
-    """(n, r) J⁺ rhs for right-hand sides rhs (m, r), J⁺ the method's generalised inverse."""
+@borrowing
+def _inverse(model, m, columns, energy, buffers):
+    """J⁺ rhs into buffers[6][:, :columns] for the right-hand sides buffers[2][:m, :columns], J⁺
+    the method's generalised inverse of the scaled Jacobian buffers[0][:m]."""
     params, ints, weights = model[4], model[5], model[3]
-    method, weighted = ints[I_METHOD], ints[I_JOINT_WEIGHTS] != 0
-    if method == DLS:
-        return _dls(scaled, rhs, energy, params, weights[1], weighted)
-    if method == TRANSPOSE:
-        return _transpose(scaled, rhs)
-    if method == PINV or not weighted:
-        return _pinv(scaled, rhs, params[P_SINGULAR_CUTOFF])
-    root = weights[2]  # weighted pseudoinverse (seed 002): J_W⁺ = L⁻ᵀ (J L⁻ᵀ)⁺ with W = L Lᵀ
-    return root @ _pinv(scaled @ root, rhs, params[P_SINGULAR_CUTOFF])
+    if ints[I_METHOD] == DLS:
+        _dls(m, columns, energy, params, weights[1], ints[I_JOINT_WEIGHTS] != 0, buffers)
+    else:
+        _factored_inverse(model, m, columns, buffers)
 
 
 @compiled
-def _dls(scaled, rhs, energy, params, inverse_weight, use_weight):
+def _factored_inverse(model, m, columns, buffers):
+    """:func:`_inverse` of the methods that factor J (SVD) or use its transpose (they allocate)."""
+    params, ints, weights = model[4], model[5], model[3]
+    scaled, rhs = buffers[0][:m].copy(), buffers[2][:m, :columns].copy()
+    if ints[I_METHOD] == TRANSPOSE:
+        inverse = _transpose(scaled, rhs)
+    elif ints[I_METHOD] == PINV or ints[I_JOINT_WEIGHTS] == 0:
+        inverse = _pinv(scaled, rhs, params[P_SINGULAR_CUTOFF])
+    else:
+        root = weights[2]  # weighted pseudoinverse (seed 002): J_W⁺ = L⁻ᵀ (J L⁻ᵀ)⁺ with W = L Lᵀ
+        inverse = root @ _pinv(scaled @ root, rhs, params[P_SINGULAR_CUTOFF])
+    buffers[6][:, :columns] = inverse
+
+
+@borrowing
+def _dls(m, columns, energy, params, inverse_weight, use_weight, buffers):
     """Damped least squares: J⁺ = W⁻¹Jᵀ(JW⁻¹Jᵀ + λI)⁻¹ with λ = (w + w_s·s)·E + bias.
 
     Like Sugihara (2011) the damping follows the error energy E, so it vanishes at the solution
@@ -84,58 +117,55 @@ def _dls(scaled, rhs, energy, params, inverse_weight, use_weight):
     (0 when σ ≥ ε) raises the damping as the smallest singular value σ of J W^-1/2 falls below
     the threshold ε (Nakamura-Hanafusa's rule), and the step is solved again.
     """
-    weighted = scaled @ inverse_weight if use_weight else scaled
-    m = scaled.shape[0]
-    gram = np.empty((m, m))
+    scaled, weighted, gram, inverse = buffers[0], buffers[1], buffers[3], buffers[6]
+    n = scaled.shape[1]
+    if use_weight:
+        for i in range(m):
+            for j in range(n):
+                total = 0.0
+                for k in range(n):
+                    total += scaled[i, k] * inverse_weight[k, j]
+                weighted[i, j] = total
+    else:
+        weighted = scaled
     for i in range(m):
         for k in range(i + 1):
             total = 0.0
-            for j in range(scaled.shape[1]):
+            for j in range(n):
                 total += weighted[i, j] * scaled[k, j]
             gram[i, k] = gram[k, i] = total
     damping = params[P_DAMPING] * energy + params[P_DAMPING_BIAS]
-    step = _transpose_times(weighted, _solve_damped(gram, damping, rhs))
-    if params[P_SINGULAR_DAMPING] > 0 and np.sum(step[:, 0] ** 2) > params[P_MAX_STEP] ** 2:
-        smallest = np.linalg.eigvalsh(gram)[0]  # σ²_min
-        shortfall = max(0.0, 1.0 - smallest / params[P_SINGULAR_THRESHOLD] ** 2)
-        extra = damping + params[P_SINGULAR_DAMPING] * shortfall * energy
-        step = _transpose_times(weighted, _solve_damped(gram, extra, rhs))
-    return step
+    _damped_inverse(weighted, buffers[2], gram, buffers[4], buffers[5], inverse, damping, m, columns)
+    if params[P_SINGULAR_DAMPING] > 0:
+        norm = 0.0
+        for j in range(n):
+            norm += inverse[j, 0] ** 2
+        threshold = params[P_SINGULAR_THRESHOLD] ** 2
+        # σ²_min ≥ ε² (shortfall 0, the same step) exactly when gram − ε²I is positive definite
+        if norm > params[P_MAX_STEP] ** 2 and not cholesky(gram, -threshold, m, buffers[4]):
+            shortfall = max(0.0, 1.0 - _smallest_eigenvalue(gram, m) / threshold)
+            extra = damping + params[P_SINGULAR_DAMPING] * shortfall * energy
+            _damped_inverse(weighted, buffers[2], gram, buffers[4], buffers[5], inverse, extra, m, columns)
 
 
 @compiled
-def _transpose_times(matrix, columns):
-    """(n, r) matrixᵀ · columns for matrix (m, n) and columns (m, r), in plain loops."""
-    product = np.zeros((matrix.shape[1], columns.shape[1]))
-    for i in range(matrix.shape[0]):
-        for j in range(matrix.shape[1]):
-            for col in range(columns.shape[1]):
-                product[j, col] += matrix[i, j] * columns[i, col]
-    return product
+def _smallest_eigenvalue(matrix, m):
+    """The smallest eigenvalue of the symmetric matrix[:m, :m] (LAPACK; it allocates)."""
+    return np.linalg.eigvalsh(matrix[:m, :m])[0]
 
 
-@compiled
-def _solve_damped(gram, damping, rhs):
-    """(m, r) solution of (gram + damping·I) x = rhs by Cholesky (gram (m, m) symmetric, PSD)."""
-    m, r = rhs.shape
-    lower = np.zeros((m, m))
-    for i in range(m):
-        for j in range(i + 1):
-            total = gram[i, j] + (damping if i == j else 0.0)
-            for k in range(j):
-                total -= lower[i, k] * lower[j, k]
-            lower[i, j] = np.sqrt(max(total, 1e-300)) if i == j else total / lower[j, j]
-    x = rhs.copy()
-    for col in range(r):
-        for i in range(m):
-            for k in range(i):
-                x[i, col] -= lower[i, k] * x[k, col]
-            x[i, col] /= lower[i, i]
-        for i in range(m - 1, -1, -1):
-            for k in range(i + 1, m):
-                x[i, col] -= lower[k, i] * x[k, col]
-            x[i, col] /= lower[i, i]
-    return x
+@borrowing
+def _damped_inverse(weighted, rhs, gram, lower, x, inverse, damping, m, columns):
+    """inverse (n, r) = weightedᵀ x with x (m, r) = (gram + damping·I)⁻¹ rhs, by the Cholesky
+    factor ``lower`` of the symmetric PSD gram (m, m) (r = columns; only m rows of each used)."""
+    cholesky(gram, damping, m, lower)
+    for col in range(columns):
+        solve_factored(lower, rhs, col, m, x)
+        for j in range(weighted.shape[1]):
+            total = 0.0
+            for i in range(m):
+                total += weighted[i, j] * x[i, col]
+            inverse[j, col] = total
 
 
 @compiled
@@ -159,34 +189,35 @@ def _transpose(scaled, rhs):
     return step
 
 
-@compiled
-def goal_direction(model, q):
-    """(n,) η of the null-space goals: lowers Σ gain·(q − mid)² / 2 (joint-limit avoidance, bounded
+@borrowing
+def goal_direction(model, q, eta):
+    """η (n,) of the null-space goals into ``eta``: lowers Σ gain·(q − mid)² / 2 (joint-limit avoidance, bounded
     joints) plus rest_weight·|q − rest|² / 2 (rest posture, continuous joints the short way)."""
     limits, goals, params = model[1], model[2], model[4]
     continuous = limits[2]
     limit_gain, middle, rest = goals
-    eta = np.empty(q.shape[0])
     for j in range(q.shape[0]):
         from_rest = wrap_angle(q[j] - rest[j]) if continuous[j] else q[j] - rest[j]
         eta[j] = -limit_gain[j] * (q[j] - middle[j]) - params[P_REST_WEIGHT] * from_rest
-    return eta
 
 
-@compiled
+@borrowing
 def project(model, q, step, moved):
     """moved = q + step, scaled by step_size, its norm bounded by max_step, clipped into the limits
     (continuous joints wrapped into [-pi, pi))."""
     lower, upper, continuous = model[1]
     params = model[4]
-    norm = np.sqrt(np.sum(step**2))
+    norm = 0.0
+    for j in range(q.shape[0]):
+        norm += step[j] * step[j]
+    norm = np.sqrt(norm)
     scale = params[P_STEP_SIZE] * min(1.0, params[P_MAX_STEP] / max(norm, 1e-300))
     for j in range(q.shape[0]):
         value = min(max(q[j] + step[j] * scale, lower[j]), upper[j])
         moved[j] = wrap_angle(value) if continuous[j] else value
 
 
-@compiled
+@borrowing
 def wrap_angle(angle):
     """Angle [rad] wrapped into [-pi, pi)."""
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
