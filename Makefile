@@ -65,6 +65,8 @@ $(STAMPS)/package: $(STAMPS)/interfaces setup.py setup.cfg package.xml
 # that the demo, the tests and every node start load them in about 0.5 s instead.
 $(STAMPS)/kernels: $(STAMPS)/package $(wildcard $(ROOT)/ik_solvers/solvers/kernels/*.py)
 	@echo "compiling the Jacobian solver's kernels (once per machine)"
+	@# numba keys each cached function on its own file only: drop the whole cache, callees change too
+	rm -f "$(ROOT)"/ik_solvers/solvers/kernels/__pycache__/*.nb[ic]
 	$(PY) -c "from ik_solvers.solvers.jacobian import prepare_kernels; prepare_kernels()"
 	touch "$@"
 
