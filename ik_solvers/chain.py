@@ -18,7 +18,6 @@ import numpy as np
 
 MOVABLE_TYPES = ("revolute", "continuous", "prismatic")
 BATCH_BLOCK = 2048  # configurations per block in batched FK: keeps the working set in cache
-SMALL_BATCH = 12  # up to this many configurations, stacked 4x4 products beat the column blocks
 
 # LEVI_CIVITA[3 j + k, i] = ε_ijk, so that (a ⊗ b).reshape(9) @ LEVI_CIVITA = a × b.
 LEVI_CIVITA = np.zeros((9, 3))
@@ -120,31 +119,28 @@ class Chain:
         return np.where(self.prismatic, q, np.sin(q)), np.where(self.prismatic, 0.0, 1.0 - np.cos(q))
 
     def _frames(self, q: np.ndarray) -> np.ndarray:
-        """(..., n + 1, 4, 4): frame of each movable joint after its motion, then the tip, in the base.
+        """(n + 1, 4, 4): frame of each movable joint after its motion, then the tip, in the base.
 
-        q is (n,) or (K, n) for a small stack. Prefix products by a parallel scan (log2(n + 1)
-        stacked products instead of n + 1).
+        Prefix products by a parallel scan (log2(n + 1) stacked products instead of n + 1).
         """
         f, g = self._motion_terms(q)
-        frames = (self._a if q.ndim == 1 else np.broadcast_to(self._a, q.shape[:-1] + self._a.shape)).copy()
-        frames[..., : self.n, :, :] += f[..., None, None] * self._b + g[..., None, None] * self._c
+        frames = self._a.copy()
+        frames[: self.n] += f[:, None, None] * self._b + g[:, None, None] * self._c
         for step in self._scan_steps:
-            frames[..., step:, :, :] = frames[..., :-step, :, :] @ frames[..., step:, :, :]
+            frames[step:] = frames[:-step] @ frames[step:]
         return frames
 
     def _jacobian_from_frames(self, frames: np.ndarray) -> np.ndarray:
-        """(..., 6, n) geometric Jacobian from the frames of :meth:`_frames`."""
-        n, lead = self.n, frames.shape[:-3]
-        axes = frames[..., :n, :3, :3] @ self._axes_columns  # (..., n, 3, 1) world axes
-        lever = frames[..., n:, :3, 3] - frames[..., :n, :3, 3]  # (..., n, 3) joint origin → tip
-        jacobian = np.empty(lead + (6, n))
-        jacobian[..., :3, :] = ((axes * lever[..., None, :]).reshape(lead + (n, 9)) @ LEVI_CIVITA).swapaxes(
-            -1, -2
-        )
-        jacobian[..., 3:, :] = axes[..., 0].swapaxes(-1, -2)
+        """(6, n) geometric Jacobian from the frames of :meth:`_frames`."""
+        n = self.n
+        axes = frames[:n, :3, :3] @ self._axes_columns  # (n, 3, 1) world axes
+        lever = frames[n, :3, 3] - frames[:n, :3, 3]  # (n, 3) joint origin → tip
+        jacobian = np.empty((6, n))
+        jacobian[:3] = ((axes * lever[:, None, :]).reshape(n, 9) @ LEVI_CIVITA).T
+        jacobian[3:] = axes[:, :, 0].T
         if self._has_prismatic:
-            jacobian[..., :3, self.prismatic] = axes[..., 0][..., self.prismatic, :].swapaxes(-1, -2)
-            jacobian[..., 3:, self.prismatic] = 0.0
+            jacobian[:3, self.prismatic] = axes[self.prismatic, :, 0].T
+            jacobian[3:, self.prismatic] = 0.0
         return jacobian
 
     def joint_frames(self, q: np.ndarray) -> np.ndarray:
@@ -181,9 +177,9 @@ class Chain:
             angular velocity [rad/s], both in the base frame, per unit velocity of each joint.
         """
         q = self._check_q(q)
-        if q.ndim == 1 or q.shape[0] <= SMALL_BATCH:
+        if q.ndim == 1:
             frames = self._frames(q)
-            return frames[..., self.n, :, :], self._jacobian_from_frames(frames)
+            return frames[self.n], self._jacobian_from_frames(frames)
         return self._batched(q, with_jacobian=True)
 
     def jacobian(self, q: np.ndarray) -> np.ndarray:
