@@ -15,7 +15,7 @@ array it is passed, each member of a tuple included: atomic operations of a few 
 model and buffer tuples hold some 30 arrays, which made these counts half the cost of an
 iteration. So the per-iteration kernels, which allocate nothing, are :func:`borrowing`: compiled
 without numba's runtime, they count no references and work on arrays their caller owns. The
-few functions that allocate (SVD, eigenvalues, CCD's small vectors, the buffers themselves) are
+few functions that allocate (SVD, CCD's small vectors, the buffers themselves) are
 :func:`compiled` with the runtime, and return no arrays to borrowing callers.
 """
 

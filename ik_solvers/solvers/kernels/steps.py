@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.solvers.kernels import borrowing, compiled
-from ik_solvers.solvers.kernels.linear import cholesky, solve_factored
+from ik_solvers.solvers.kernels.linear import cholesky, smallest_eigenvalue, solve_factored
 from ik_solvers.solvers.kernels.model import (
     CCD,
     DLS,
@@ -143,15 +143,10 @@ def _dls(m, columns, energy, params, inverse_weight, use_weight, buffers):
         threshold = params[P_SINGULAR_THRESHOLD] ** 2
         # σ²_min ≥ ε² (shortfall 0, the same step) exactly when gram − ε²I is positive definite
         if norm > params[P_MAX_STEP] ** 2 and not cholesky(gram, -threshold, m, buffers[4]):
-            shortfall = max(0.0, 1.0 - _smallest_eigenvalue(gram, m) / threshold)
+            smallest = smallest_eigenvalue(gram, params[P_DAMPING_BIAS], m, buffers[4], buffers[5])
+            shortfall = max(0.0, 1.0 - smallest / threshold)
             extra = damping + params[P_SINGULAR_DAMPING] * shortfall * energy
             _damped_inverse(weighted, buffers[2], gram, buffers[4], buffers[5], inverse, extra, m, columns)
-
-
-@compiled
-def _smallest_eigenvalue(matrix, m):
-    """The smallest eigenvalue of the symmetric matrix[:m, :m] (LAPACK; it allocates)."""
-    return np.linalg.eigvalsh(matrix[:m, :m])[0]
 
 
 @borrowing
