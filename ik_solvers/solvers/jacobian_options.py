@@ -66,8 +66,8 @@ class JacobianOptions:
     max_iterations: int = 60
     timeout: float | None = 0.01
     max_restarts: int = 200
-    parallel_restarts: int = 4
-    seed_iterations: int = 6
+    parallel_restarts: int = 2
+    seed_iterations: int = 10
     damping: float = 0.1
     damping_bias: float = 1e-5
     singular_threshold: float = 0.05
