@@ -289,7 +289,6 @@ class ClosedFormSolver:
             success, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
         )
 
-
     @staticmethod
     def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid.
