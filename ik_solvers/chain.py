@@ -3,8 +3,9 @@
 A chain's movable joints each contribute a local transform ``A + f(q) B + g(q) C`` with constant
 4x4 matrices: for a revolute joint (Rodrigues' formula) ``f = sin q``, ``g = 1 - cos q``,
 ``B = A K``, ``C = A K²`` with K the skew matrix of the joint axis; for a prismatic joint
-``f = q``, ``g = 0``. ``A`` holds the fixed URDF transforms before the joint. FK is then a few
-array operations and one product per joint, with no Python loop over configurations.
+``f = q``, ``g = 0``. ``A`` holds the fixed URDF transforms before the joint. One configuration
+goes through a compiled kernel (:mod:`ik_solvers.fk_kernel`, a few µs); a batch is a few array
+operations and one product per joint on column blocks, with no Python loop over configurations.
 
 Poses are 4x4 homogeneous transforms of the tip link in the base link frame [m]. ``q`` holds the
 movable joints' positions in :attr:`Chain.joint_names` order [rad for revolute, m for prismatic].
@@ -16,13 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ik_solvers.fk_kernel import fk_jacobian
+
 MOVABLE_TYPES = ("revolute", "continuous", "prismatic")
 BATCH_BLOCK = 2048  # configurations per block in batched FK: keeps the working set in cache
-
-# LEVI_CIVITA[3 j + k, i] = ε_ijk, so that (a ⊗ b).reshape(9) @ LEVI_CIVITA = a × b.
-LEVI_CIVITA = np.zeros((9, 3))
-for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-    LEVI_CIVITA[3 * _j + _k, _i], LEVI_CIVITA[3 * _k + _j, _i] = 1.0, -1.0
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,7 @@ class Chain:
             pending, i = np.eye(4), i + 1
         a[n] = pending
         self._a, self._b, self._c = a, b[:n], c[:n]
-        self._axes_columns = self.axes[:, :, None]
+        self._terms = self.kinematic_terms()  # contiguous copies for the compiled single-q FK
         self._scan_steps = [1 << s for s in range(max(n, 1).bit_length())]
         # Batched form: per term, the transposed 4x12 block [A | B | C] acting on columns.
         self._abc_columns = np.concatenate([a, b, c], axis=2).transpose(0, 2, 1).copy()
@@ -130,19 +128,6 @@ class Chain:
             frames[step:] = frames[:-step] @ frames[step:]
         return frames
 
-    def _jacobian_from_frames(self, frames: np.ndarray) -> np.ndarray:
-        """(6, n) geometric Jacobian from the frames of :meth:`_frames`."""
-        n = self.n
-        axes = frames[:n, :3, :3] @ self._axes_columns  # (n, 3, 1) world axes
-        lever = frames[n, :3, 3] - frames[:n, :3, 3]  # (n, 3) joint origin → tip
-        jacobian = np.empty((6, n))
-        jacobian[:3] = ((axes * lever[:, None, :]).reshape(n, 9) @ LEVI_CIVITA).T
-        jacobian[3:] = axes[:, :, 0].T
-        if self._has_prismatic:
-            jacobian[:3, self.prismatic] = axes[self.prismatic, :, 0].T
-            jacobian[3:, self.prismatic] = 0.0
-        return jacobian
-
     def joint_frames(self, q: np.ndarray) -> np.ndarray:
         """(n, 4, 4) frame of each movable joint, after its own motion, in the base frame.
 
@@ -163,7 +148,7 @@ class Chain:
         """
         q = self._check_q(q)
         if q.ndim == 1:
-            return self._frames(q)[self.n]
+            return self._single(q)[0]
         return self._batched(q, with_jacobian=False)[0]
 
     def fk_and_jacobian(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -178,9 +163,16 @@ class Chain:
         """
         q = self._check_q(q)
         if q.ndim == 1:
-            frames = self._frames(q)
-            return frames[self.n], self._jacobian_from_frames(frames)
+            return self._single(q)
         return self._batched(q, with_jacobian=True)
+
+    def _single(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pose (4, 4) and Jacobian (6, n) of one configuration, by the compiled kernel: at a few
+        joints numpy's per-call overhead would cost ten times the arithmetic."""
+        pose, jacobian = np.empty((4, 4)), np.empty((6, self.n))
+        pose[3] = (0.0, 0.0, 0.0, 1.0)
+        fk_jacobian(self._terms, np.ascontiguousarray(q), pose[:3], jacobian, np.empty((3, 3, 4)))
+        return pose, jacobian
 
     def jacobian(self, q: np.ndarray) -> np.ndarray:
         """Geometric Jacobian, (6, n) or (N, 6, n); see :meth:`fk_and_jacobian`."""

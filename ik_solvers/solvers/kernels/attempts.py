@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.kernels import borrowing, compiled
-from ik_solvers.solvers.kernels.kinematics import fk_jacobian, pose_error
+from ik_solvers.fk_kernel import fk_jacobian
+from ik_solvers.jit import borrowing, compiled
 from ik_solvers.solvers.kernels.model import (
     I_MAX_ITERATIONS,
     I_PATIENCE,
@@ -28,6 +28,7 @@ from ik_solvers.solvers.kernels.model import (
     P_ORIENTATION_TOLERANCE,
     P_POSITION_TOLERANCE,
 )
+from ik_solvers.solvers.kernels.pose_error import pose_error
 from ik_solvers.solvers.kernels.steps import joint_step, project, step_workspace, wrap_angle
 
 PROGRESS = 0.9  # an iteration makes progress when it brings the error energy below 90 % of the best

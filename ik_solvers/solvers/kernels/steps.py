@@ -1,7 +1,7 @@
 """One iteration's joint step for each method, for one configuration (numba kernels).
 
 ``jacobian`` (6, n) is the geometric Jacobian at q, ``error`` (6,) the pose error of
-:func:`~ik_solvers.solvers.kernels.kinematics.pose_error`, ``energy`` half the squared norm of the
+:func:`~ik_solvers.solvers.kernels.pose_error.pose_error`, ``energy`` half the squared norm of the
 weighted task error. Only the task's m rows (6, or 3 for position tasks) take part, scaled by the
 task row weights. The step J⁺e (+ (I − J⁺J)η with seed 002's null-space goals) comes before the
 step-size factor, the step-norm bound and the joint limits, which :func:`project` applies.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.kernels import borrowing, compiled
+from ik_solvers.jit import borrowing, compiled
 from ik_solvers.solvers.kernels.linear import cholesky, smallest_eigenvalue, solve_factored
 from ik_solvers.solvers.kernels.model import (
     CCD,

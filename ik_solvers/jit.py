@@ -1,0 +1,41 @@
+"""numba compilation for the package's compiled kernels: with the on-disk cache, with or without
+numba's runtime.
+
+Entering a compiled function increments (and leaving it decrements) the reference count of every
+array it is passed, each member of a tuple included: atomic operations of a few ns each. The
+Jacobian solver's model and buffer tuples hold some 30 arrays, which made these counts half the
+cost of an iteration. So kernels that allocate nothing are :func:`borrowing`: compiled without
+numba's runtime, they count no references and work on arrays their caller owns. Functions that
+allocate are :func:`compiled` with the runtime, and return no arrays to borrowing callers.
+
+Compiled code is cached in ``__pycache__`` next to the source (``cache=True``); where no cache
+directory is writable, it is compiled in memory in every process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numba
+
+
+def _njit(function: Callable, runtime: bool) -> Callable:
+    """``numba.njit`` with the on-disk cache, or without it where no cache directory is writable
+    (numba refuses ``cache=True`` then: a read-only install with a read-only home). ``_nrt`` is
+    set explicitly, as callees otherwise inherit their caller's."""
+    try:
+        return numba.njit(cache=True, _nrt=runtime)(function)
+    except RuntimeError:
+        return numba.njit(_nrt=runtime)(function)
+
+
+def compiled(function: Callable) -> Callable:
+    """A kernel with numba's runtime: it may allocate arrays (and return them to callers that are
+    also :func:`compiled`, or to Python)."""
+    return _njit(function, runtime=True)
+
+
+def borrowing(function: Callable) -> Callable:
+    """A kernel without numba's runtime: no reference counting, so it must allocate nothing and
+    return no array; the arrays it is given (and views of them) stay owned by its caller."""
+    return _njit(function, runtime=False)
