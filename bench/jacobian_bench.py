@@ -136,15 +136,18 @@ def measure(chain, solve, targets, seeds) -> tuple[float, float, float]:
     return 100 * ok.mean(), float(np.median(micro)), float(np.percentile(micro, 99))
 
 
+def problems(chain, count: int, rng: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """``count`` reachable targets (FK of random in-limit configurations), and two seed sets for
+    them: random in-limit configurations, and the answers ± 0.25 rad clipped into the limits."""
+    solutions = chain.random_configurations(count, rng)
+    random = chain.random_configurations(count, rng)
+    near = np.clip(solutions + rng.uniform(-0.25, 0.25, solutions.shape), chain.lower, chain.upper)
+    return chain.fk(solutions), {"random": random, "near": near}
+
+
 def batch_row(chain, label: str, count: int) -> None:
     """solve_batch of ``count`` targets from random and from near seeds: success % and µs per target."""
-    rng = np.random.default_rng(1)
-    solutions = chain.random_configurations(count, rng)
-    targets = chain.fk(solutions)
-    seed_sets = {
-        "random": chain.random_configurations(count, rng),
-        "near": np.clip(solutions + rng.uniform(-0.25, 0.25, solutions.shape), chain.lower, chain.upper),
-    }
+    targets, seed_sets = problems(chain, count, np.random.default_rng(1))
     solver = make_solver("jacobian", chain, timeout=0.01)
     for kind, seeds in seed_sets.items():
         start = time.perf_counter()
@@ -170,13 +173,7 @@ def main() -> None:
     print(f"{'chain':22s} {'seeds':6s} {'solver':16s} {'success %':>9s} {'median µs':>10s} {'p99 µs':>9s}")
     for path, base, tip in CHAINS:
         chain = RobotModel.from_urdf_file(str(path)).chain(base, tip)
-        rng = np.random.default_rng(0)
-        solutions = chain.random_configurations(count, rng)
-        targets = chain.fk(solutions)
-        seed_sets = {
-            "random": chain.random_configurations(count, rng),
-            "near": np.clip(solutions + rng.uniform(-0.25, 0.25, solutions.shape), chain.lower, chain.upper),
-        }
+        targets, seed_sets = problems(chain, count, np.random.default_rng(0))
         with tempfile.NamedTemporaryFile("w", suffix=".urdf", delete=False) as handle:
             handle.write(serial_urdf(chain))
         solvers = {method: ours(chain, method) for method in args.methods.split(",")}
