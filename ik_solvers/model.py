@@ -126,11 +126,6 @@ class RobotModel:
             raise ModelError(f"cannot read URDF file '{path}': {error.strerror}") from error
         return cls.from_urdf_string(xml)
 
-    @property
-    def movable_joints(self) -> tuple[str, ...]:
-        """Names of all revolute, continuous and prismatic joints, in URDF order."""
-        return tuple(name for name, j in self.joints.items() if j.type in MOVABLE_TYPES)
-
     def chain(self, base_link: str, tip_link: str) -> Chain:
         """The serial chain from ``base_link`` down to its descendant ``tip_link``."""
         for link in (base_link, tip_link):

@@ -9,29 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 
-def quaternion_to_matrix(quaternion: np.ndarray) -> np.ndarray:
-    """(..., 4) quaternions (x, y, z, w), normalised here, → (..., 3, 3) rotation matrices.
-
-    Raises:
-        ValueError: a quaternion is not finite or has zero norm (it names no rotation).
-    """
-    quaternion = np.asarray(quaternion, dtype=float)
-    norm = np.linalg.norm(quaternion, axis=-1, keepdims=True)
-    if not np.all(np.isfinite(quaternion)) or np.any(norm < 1e-12):
-        raise ValueError(
-            f"quaternion {quaternion.tolist()} is not a rotation: it needs finite, non-zero (x, y, z, w)"
-        )
-    x, y, z, w = np.moveaxis(quaternion / norm, -1, 0)
-    return np.stack(
-        [
-            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
-            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
-            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
-        ],
-        axis=-2,
-    )
-
-
 def matrix_to_quaternion(rotation: np.ndarray) -> np.ndarray:
     """(..., 3, 3) rotation matrices → (..., 4) unit quaternions (x, y, z, w) with w >= 0."""
     rotation = np.asarray(rotation, dtype=float)
@@ -88,16 +65,6 @@ def matrix_to_quaternion(rotation: np.ndarray) -> np.ndarray:
     return np.where(quaternion[..., 3:] < 0, -quaternion, quaternion)
 
 
-def pose_matrix(position: np.ndarray, quaternion: np.ndarray) -> np.ndarray:
-    """(..., 4, 4) pose from (..., 3) position [m] and (..., 4) quaternion (x, y, z, w)."""
-    rotation = quaternion_to_matrix(quaternion)
-    pose = np.zeros(rotation.shape[:-2] + (4, 4))
-    pose[..., :3, :3] = rotation
-    pose[..., :3, 3] = position
-    pose[..., 3, 3] = 1.0
-    return pose
-
-
 def rotation_log(rotation: np.ndarray) -> np.ndarray:
     """(..., 3, 3) rotations → (..., 3) rotation vectors (axis × angle, angle in [0, pi]).
 
@@ -142,14 +109,3 @@ def pose_error(target: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.n
     """Position error [m] and orientation error [rad] between (..., 4, 4) poses."""
     position = np.linalg.norm(target[..., :3, 3] - actual[..., :3, 3], axis=-1)
     return position, rotation_angle_between(target[..., :3, :3], actual[..., :3, :3])
-
-
-def twist_error(target: np.ndarray, actual: np.ndarray) -> np.ndarray:
-    """(..., 6) error that moves ``actual`` to ``target``, in the base frame.
-
-    Rows 0-2: position difference [m]; rows 3-5: rotation vector of target · actualᵀ [rad],
-    the quantity the geometric Jacobian's angular rows map joint steps to.
-    """
-    linear = target[..., :3, 3] - actual[..., :3, 3]
-    angular = rotation_log(target[..., :3, :3] @ np.swapaxes(actual[..., :3, :3], -1, -2))
-    return np.concatenate([linear, angular], axis=-1)

@@ -57,7 +57,7 @@ def pose_to_matrix(pose: Pose) -> np.ndarray:
 
 
 def _pose(position: list[float], quaternion: list[float]) -> np.ndarray:
-    """(4, 4) pose of one unit quaternion (x, y, z, w): spatial.pose_matrix's scalar fast path."""
+    """(4, 4) pose from a position [m] and one unit quaternion (x, y, z, w)."""
     x, y, z, w = quaternion
     return np.array(
         [
