@@ -45,6 +45,8 @@ class ArmDims:
     wrist_axes: str = "zyx"
     upper_arm_direction: tuple[float, float, float] = (0.0, 0.0, -1.0)  # shoulder -> elbow at q = 0
     forearm_direction: tuple[float, float, float] = (0.0, 0.0, -1.0)  # elbow -> wrist at q = 0
+    tool_offset: tuple[float, float, float] | None = None  # wrist -> hand [m]; None: (0, 0, -hand)
+    tool_rpy: tuple[float, float, float] = (0.0, 0.0, 0.0)  # hand frame in the wrist frame [rad]
 
 
 # Left-side limits (lower, upper) [rad]; right side mirrors roll (x) and yaw (z) joints.
@@ -109,8 +111,8 @@ def _frame(name: str) -> str:
     return f'<link name="{name}"/>'
 
 
-def _joint(name, kind, parent, child, xyz, axis=None, limits=None, servo=None) -> str:
-    body = f'<parent link="{parent}"/><child link="{child}"/><origin xyz="{_fmt(xyz)}" rpy="0 0 0"/>'
+def _joint(name, kind, parent, child, xyz, axis=None, limits=None, servo=None, rpy=(0, 0, 0)) -> str:
+    body = f'<parent link="{parent}"/><child link="{child}"/><origin xyz="{_fmt(xyz)}" rpy="{_fmt(rpy)}"/>'
     if kind != "fixed":
         effort, velocity = servo
         lower, upper = limits
@@ -202,7 +204,10 @@ def _arm(spec: HumanoidSpec, side: str) -> list[str]:
     parts.append(_frame(f"{p}wrist"))
     parts.append(_joint(f"{p}wrist_fixed", "fixed", parent, f"{p}wrist", (0, 0, 0)))
     parts.append(_frame(f"{p}hand"))
-    parts.append(_joint(f"{p}hand_fixed", "fixed", f"{p}wrist", f"{p}hand", (0, 0, -a.hand)))
+    tool = (0.0, 0.0, -a.hand) if a.tool_offset is None else a.tool_offset
+    tool = (tool[0], s * tool[1], tool[2])
+    rpy = (s * a.tool_rpy[0], a.tool_rpy[1], s * a.tool_rpy[2])
+    parts.append(_joint(f"{p}hand_fixed", "fixed", f"{p}wrist", f"{p}hand", tool, rpy=rpy))
     return parts
 
 
