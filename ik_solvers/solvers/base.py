@@ -4,14 +4,16 @@ A solver answers ``solve(target, seed=None, pole=None)`` with an :class:`IKResul
 ``solve_batch(targets, seeds=None, poles=None)`` with a :class:`BatchResult`. Targets are 4x4 poses
 of the chain's tip link in the chain's base link frame [m]; ``q`` is in ``chain.joint_names`` order.
 A returned ``q`` is always finite and within the joint limits; when the target cannot be met,
-``success`` is False, ``q`` is the closest solution found and ``message`` says why.
+``success`` is False, ``q`` is the closest solution found and ``message`` says why. With a seed,
+``continuous`` says whether ``q`` continues the seed (the seed's own branch, see the solvers); when
+it is False, ``q`` is the nearest solution of another branch and ``message`` says so.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -46,6 +48,8 @@ class IKResult:
         orientation_error: angle [rad] between the target and FK(q) orientations.
         iterations: iterations used (0 for closed forms without refinement).
         message: why it failed, or a short description of success.
+        continuous: q continues the seed (its branch); True without a seed. False: no solution on
+            the seed's branch fits (joint limits), q is the nearest solution of another branch.
     """
 
     success: bool
@@ -54,6 +58,7 @@ class IKResult:
     orientation_error: float
     iterations: int
     message: str
+    continuous: bool = True
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,7 @@ class BatchResult:
     Attributes:
         success: (N,) bool. q: (N, n). position_error, orientation_error: (N,) [m], [rad].
         iterations: (N,) int. messages: N strings, "" where nothing needs saying.
+        continuous: (N,) bool, as in :class:`IKResult` (all True when not given).
     """
 
     success: np.ndarray
@@ -71,6 +77,11 @@ class BatchResult:
     orientation_error: np.ndarray
     iterations: np.ndarray
     messages: tuple[str, ...]
+    continuous: np.ndarray = field(default=None)
+
+    def __post_init__(self) -> None:
+        if self.continuous is None:
+            object.__setattr__(self, "continuous", np.ones(len(self.success), dtype=bool))
 
     def __len__(self) -> int:
         return len(self.success)
@@ -83,6 +94,7 @@ class BatchResult:
             float(self.orientation_error[index]),
             int(self.iterations[index]),
             self.messages[index],
+            bool(self.continuous[index]),
         )
 
 
@@ -158,6 +170,9 @@ def check_seed(chain: Chain, seed: np.ndarray | None, count: int | None = None) 
             f"for the joints {list(chain.joint_names)}"
         )
     return np.minimum(np.maximum(seed, chain.lower), chain.upper)
+
+
+DISCONTINUOUS = "; no solution continues the seed's branch within the joint limits: q is the nearest solution of another branch"
 
 
 def measure(chain: Chain, q: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
+from ik_solvers.solvers.base import DISCONTINUOUS, BatchResult, IKResult, InvalidTargetError, check_seed
 from ik_solvers.solvers.vectors import COLUMNS, SCALAR, Ops, pose_columns, pose_errors, valid_pose, wrap
 
 BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
@@ -136,33 +136,38 @@ class ClosedFormSolver:
         """Best branch for one target: the first that succeeds, or with a seed the nearest that does.
 
         With a seed, the seed's own branch (:meth:`_seed_branch`) goes first; when it succeeds within
-        ``near_seed`` of the seed, the other branches are not tried.
+        ``near_seed`` of the seed, the other branches are not tried. Returns (q, reason, errors,
+        continuous): continuous is False where a branch nearer the seed failed (its joint limits).
         """
         preferred = None if seed is None else self._seed_branch(seed, SCALAR)
         first = self.branches[0] if preferred is None else preferred
         best = self._branch_rows(entries, references, first, SCALAR)
         if best[1] == 0 and (seed is None or _distance(best[0], seed) < self.near_seed):
-            return best
+            return (*best, True)
+        closest = math.inf if seed is None else _distance(best[0], seed)
         for branch in self.branches:
             if branch == first:
                 continue
             other = self._branch_rows(entries, references, branch, SCALAR)
+            if seed is not None:
+                closest = min(closest, _distance(other[0], seed))
             if other[1] == 0 and (
                 best[1] != 0 or seed is None or _distance(other[0], seed) < _distance(best[0], seed)
             ):
                 best = other
                 if seed is None:
                     break
-        return best
+        return (*best, seed is None or _distance(best[0], seed) <= closest)
 
     def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
         """One checked target (16 floats, row-major), seed (n floats) and pole (3 floats) or None:
-        (q as n floats, reason, position error, orientation error)."""
+        (q as n floats, reason, position error, orientation error, continuous)."""
         references = self._rest_references if seed is None else self._references(seed)
         return self._solve_scalar(entries, references, seed)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors).
+        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors,
+        continuous).
 
         ``seeds``: (n, N) or None; ``poles``: (3, N) or None (unused here, see the subclasses). The
         rule of :meth:`_solve_scalar`, one numpy pass per branch over the rows it concerns: the first
@@ -173,25 +178,36 @@ class ClosedFormSolver:
         preferred = None if seeds is None else self._seed_branch(tuple(seeds), COLUMNS)
         first = self.branches[0] if preferred is None else preferred
         count = columns.shape[1]
-        self._branch_pass(columns, references, first, np.arange(count), seeds, out, first=True)
+        closest = np.full(count, np.inf)  # per row, the distance of the nearest branch solution tried
+        self._branch_pass(columns, references, first, np.arange(count), seeds, out, closest, first=True)
+        retried = np.zeros(count, dtype=bool)
         for branch in self.branches[1:] if preferred is None else self.branches:
             retry = out[1] != 0
             if seeds is not None:
                 retry |= _distance(out[0], seeds) >= self.near_seed
             rows = np.flatnonzero(retry)
+            retried[rows] = True
             if rows.size:
-                self._branch_pass(columns, references, branch, rows, seeds, out)
+                self._branch_pass(columns, references, branch, rows, seeds, out, closest)
+        out[4][...] = True
+        if seeds is not None:
+            out[4][retried] = (_distance(out[0], seeds) <= closest)[retried]
 
-    def _branch_pass(self, columns, references, branch, rows, seeds, out, first: bool = False) -> None:
+    def _branch_pass(
+        self, columns, references, branch, rows, seeds, out, closest, first: bool = False
+    ) -> None:
         """``branch`` on ``rows``, in blocks; a row takes the result where it is better (always if ``first``).
 
         Better: it succeeds, and the row failed so far or (with seeds) it is nearer the seed.
+        ``closest`` (N,): lowered to each tried solution's distance to the seed.
         """
         q, reason = out[0], out[1]
         for start in range(0, rows.size, BLOCK):
             index = slice(start, start + BLOCK) if first else rows[start : start + BLOCK]
             picked = [rows_of(r, index) for r in references]
             found = self._branch_rows(list(columns[:, index]), picked, rows_of(branch, index), COLUMNS)
+            if seeds is not None:
+                closest[index] = np.minimum(closest[index], _distance(found[0], seeds[:, index]))
             if not first:
                 solved = found[1] == 0
                 better = solved & (reason[index] != 0)
@@ -244,9 +260,11 @@ class ClosedFormSolver:
         if pole is not None:
             pole = tuple(check_pole(pole, 1).ravel().tolist())
         seed = None if seed is None else self._seed_values(seed)
-        q, reason, position_error, orientation_error = self._solve_one(entries, seed, pole)
+        q, reason, position_error, orientation_error, continuous = self._solve_one(entries, seed, pole)
         message = self._messages[reason] or self._success_message
-        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
+        if not continuous:
+            message += DISCONTINUOUS
+        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message, continuous)
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
@@ -271,23 +289,32 @@ class ClosedFormSolver:
         poles = None if poles is None else check_pole(poles, count).T
         seeds = None if seeds is None else check_seed(self.chain, seeds, count).T
         q = np.empty((count, n))  # written through its (n, N) transpose: no copy at the end
-        out = (q.T, np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
+        out = (
+            q.T,
+            np.empty(count, dtype=np.int64),
+            np.empty(count),
+            np.empty(count),
+            np.ones(count, dtype=bool),
+        )
         columns, valid = self._columns(targets)
         all_valid = bool(valid.all())
         if not all_valid:
             columns[:, ~valid] = np.array(self._rest_pose)[:, None]
         self._solve_columns(columns, seeds, poles, out)
-        _, reason, position_error, orientation_error = out
+        _, reason, position_error, orientation_error, continuous = out
         if not all_valid:
             q[~valid] = self._rest_q
             reason[~valid] = INVALID
             position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
+            continuous[~valid] = True
         success = reason == 0
         table = self._messages
-        messages = tuple(map(table.__getitem__, reason.tolist()))
-        return BatchResult(
-            success, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
+        messages = tuple(
+            table[r] if ok else (table[r] + DISCONTINUOUS).removeprefix("; ")
+            for r, ok in zip(reason.tolist(), continuous.tolist())
         )
+        iterations = np.zeros(count, dtype=int)
+        return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
 
     @staticmethod
     def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
