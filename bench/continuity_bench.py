@@ -193,9 +193,7 @@ def print_row(row: Row) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paths", type=int, default=25, help="paths per chain (25 × 400 = 10,000 steps)")
-    parser.add_argument(
-        "--peer-paths", type=int, default=None, help="paths solved by the peers (default: all)"
-    )
+    parser.add_argument("--ikpy-paths", type=int, default=5, help="paths solved by ikpy (slow)")
     parser.add_argument("--quick", action="store_true", help="3 paths per chain")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--only", default="", help="only chains whose label contains this")
