@@ -4,7 +4,9 @@ A solver answers ``solve(target, seed=None, pole=None)`` with an :class:`IKResul
 ``solve_batch(targets, seeds=None, poles=None)`` with a :class:`BatchResult`. Targets are 4x4 poses
 of the chain's tip link in the chain's base link frame [m]; ``q`` is in ``chain.joint_names`` order.
 A returned ``q`` is always finite and within the joint limits; when the target cannot be met,
-``success`` is False, ``q`` is the closest solution found and ``message`` says why.
+``success`` is False, ``q`` is the closest solution found and ``message`` says why. With a seed,
+``continuous`` says whether ``q`` continues the seed (the seed's own branch, see the solvers); when
+it is False, ``q`` is the nearest solution of another branch and ``message`` says so.
 """
 
 from __future__ import annotations

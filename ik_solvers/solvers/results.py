@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -18,6 +18,8 @@ class IKResult:
         orientation_error: angle [rad] between the target and FK(q) orientations.
         iterations: iterations used (0 for closed forms without refinement).
         message: why it failed, or a short description of success.
+        continuous: q continues the seed (its branch); True without a seed. False: no solution on
+            the seed's branch fits (joint limits), q is the nearest solution of another branch.
     """
 
     success: bool
@@ -26,6 +28,7 @@ class IKResult:
     orientation_error: float
     iterations: int
     message: str
+    continuous: bool = True
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class BatchResult:
     Attributes:
         success: (N,) bool. q: (N, n). position_error, orientation_error: (N,) [m], [rad].
         iterations: (N,) int. messages: N strings, "" where nothing needs saying.
+        continuous: (N,) bool, as in :class:`IKResult` (all True when not given).
     """
 
     success: np.ndarray
@@ -43,6 +47,11 @@ class BatchResult:
     orientation_error: np.ndarray
     iterations: np.ndarray
     messages: tuple[str, ...]
+    continuous: np.ndarray = field(default=None)
+
+    def __post_init__(self) -> None:
+        if self.continuous is None:
+            object.__setattr__(self, "continuous", np.ones(len(self.success), dtype=bool))
 
     def __len__(self) -> int:
         return len(self.success)
@@ -55,4 +64,11 @@ class BatchResult:
             float(self.orientation_error[index]),
             int(self.iterations[index]),
             self.messages[index],
+            bool(self.continuous[index]),
         )
+
+
+DISCONTINUOUS = (
+    "; no solution continues the seed's branch within the joint limits: q is the nearest solution "
+    "of another branch"
+)

@@ -24,7 +24,7 @@ import numpy as np
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.checks import INVALID_POSE, check_pole, check_seed, pose_columns, valid_pose
 from ik_solvers.solvers.errors import InvalidTargetError
-from ik_solvers.solvers.results import BatchResult, IKResult
+from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 
 BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
@@ -81,7 +81,8 @@ class GeometricSolver(ABC):
 
     @abstractmethod
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors).
+        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors,
+        continuous).
 
         ``seeds``: (n, N) or None; ``poles``: (3, N) or None.
         """
@@ -129,9 +130,11 @@ class GeometricSolver(ABC):
         if pole is not None:
             pole = tuple(check_pole(pole, 1).ravel().tolist())
         seed = None if seed is None else self._seed_values(seed)
-        q, reason, position_error, orientation_error = self._solve_one(entries, seed, pole)
+        q, reason, position_error, orientation_error, continuous = self._solve_one(entries, seed, pole)
         message = self._messages[reason] or self._success_message
-        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
+        if not continuous:
+            message += DISCONTINUOUS
+        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message, continuous)
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
@@ -156,23 +159,32 @@ class GeometricSolver(ABC):
         poles = None if poles is None else check_pole(poles, count).T
         seeds = None if seeds is None else check_seed(self.chain, seeds, count).T
         q = np.empty((count, n))  # written through its (n, N) transpose: no copy at the end
-        out = (q.T, np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
+        out = (
+            q.T,
+            np.empty(count, dtype=np.int64),
+            np.empty(count),
+            np.empty(count),
+            np.ones(count, dtype=bool),
+        )
         columns, valid = self._columns(targets)
         all_valid = bool(valid.all())
         if not all_valid:
             columns[:, ~valid] = np.array(self._rest_pose)[:, None]
         self._solve_columns(columns, seeds, poles, out)
-        _, reason, position_error, orientation_error = out
+        _, reason, position_error, orientation_error, continuous = out
         if not all_valid:
             q[~valid] = self._rest_q
             reason[~valid] = INVALID
             position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
+            continuous[~valid] = True
         success = reason == 0
         table = self._messages
-        messages = tuple(map(table.__getitem__, reason.tolist()))
-        return BatchResult(
-            success, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
+        messages = tuple(
+            table[r] if kept else (table[r] + DISCONTINUOUS).removeprefix("; ")
+            for r, kept in zip(reason.tolist(), continuous.tolist())
         )
+        iterations = np.zeros(count, dtype=int)
+        return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
 
     @staticmethod
     def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

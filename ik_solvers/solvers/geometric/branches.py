@@ -113,33 +113,38 @@ class BranchSolver(GeometricSolver):
         """Best branch for one target: the first that succeeds, or with a seed the nearest that does.
 
         With a seed, the seed's own branch (:meth:`_seed_branch`) goes first; when it succeeds within
-        ``near_seed`` of the seed, the other branches are not tried.
+        ``near_seed`` of the seed, the other branches are not tried. Returns (q, reason, errors,
+        continuous): continuous is False where a branch nearer the seed failed (its joint limits).
         """
         preferred = None if seed is None else self._seed_branch(seed, SCALAR)
         first = self.branches[0] if preferred is None else preferred
         best = self._branch_rows(entries, references, first, SCALAR)
         if best[1] == 0 and (seed is None or _distance(best[0], seed) < self.near_seed):
-            return best
+            return (*best, True)
+        closest = math.inf if seed is None else _distance(best[0], seed)
         for branch in self.branches:
             if branch == first:
                 continue
             other = self._branch_rows(entries, references, branch, SCALAR)
+            if seed is not None:
+                closest = min(closest, _distance(other[0], seed))
             if other[1] == 0 and (
                 best[1] != 0 or seed is None or _distance(other[0], seed) < _distance(best[0], seed)
             ):
                 best = other
                 if seed is None:
                     break
-        return best
+        return (*best, seed is None or _distance(best[0], seed) <= closest)
 
     def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
         """One checked target (16 floats, row-major), seed (n floats) and pole (3 floats) or None:
-        (q as n floats, reason, position error, orientation error)."""
+        (q as n floats, reason, position error, orientation error, continuous)."""
         references = self._rest_references if seed is None else self._references(seed)
         return self._solve_scalar(entries, references, seed)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors).
+        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors,
+        continuous).
 
         ``seeds``: (n, N) or None; ``poles``: (3, N) or None (unused here, see the subclasses). The
         rule of :meth:`_solve_scalar`, one numpy pass per branch over the rows it concerns: the first
@@ -150,25 +155,36 @@ class BranchSolver(GeometricSolver):
         preferred = None if seeds is None else self._seed_branch(tuple(seeds), COLUMNS)
         first = self.branches[0] if preferred is None else preferred
         count = columns.shape[1]
-        self._branch_pass(columns, references, first, np.arange(count), seeds, out, first=True)
+        closest = np.full(count, np.inf)  # per row, the distance of the nearest branch solution tried
+        self._branch_pass(columns, references, first, np.arange(count), seeds, out, closest, first=True)
+        retried = np.zeros(count, dtype=bool)
         for branch in self.branches[1:] if preferred is None else self.branches:
             retry = out[1] != 0
             if seeds is not None:
                 retry |= _distance(out[0], seeds) >= self.near_seed
             rows = np.flatnonzero(retry)
+            retried[rows] = True
             if rows.size:
-                self._branch_pass(columns, references, branch, rows, seeds, out)
+                self._branch_pass(columns, references, branch, rows, seeds, out, closest)
+        out[4][...] = True
+        if seeds is not None:
+            out[4][retried] = (_distance(out[0], seeds) <= closest)[retried]
 
-    def _branch_pass(self, columns, references, branch, rows, seeds, out, first: bool = False) -> None:
+    def _branch_pass(
+        self, columns, references, branch, rows, seeds, out, closest, first: bool = False
+    ) -> None:
         """``branch`` on ``rows``, in blocks; a row takes the result where it is better (always if ``first``).
 
         Better: it succeeds, and the row failed so far or (with seeds) it is nearer the seed.
+        ``closest`` (N,): lowered to each tried solution's distance to the seed.
         """
         q, reason = out[0], out[1]
         for start in range(0, rows.size, BLOCK):
             index = slice(start, start + BLOCK) if first else rows[start : start + BLOCK]
             picked = [rows_of(r, index) for r in references]
             found = self._branch_rows(list(columns[:, index]), picked, rows_of(branch, index), COLUMNS)
+            if seeds is not None:
+                closest[index] = np.minimum(closest[index], _distance(found[0], seeds[:, index]))
             if not first:
                 solved = found[1] == 0
                 better = solved & (reason[index] != 0)

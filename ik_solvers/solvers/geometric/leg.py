@@ -47,7 +47,8 @@ from ik_solvers.solvers.geometric.vectors import (
 
 FAR, CLOSE, LATERAL = 1, 2, 3
 REACH_SLACK = 1e-12  # [m]
-NEAR_SEED = 0.25  # [rad²] a solution on the seed's own branch this near the seed is taken as it is
+NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the seed is taken as it is
+# (near the border of two branches both are within 0.2-0.5 rad of the seed: the nearer one wins)
 BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # (hip, knee): default first
 
 

@@ -28,13 +28,14 @@ from ik_solvers.solvers.numeric.kernels.attempts import (
     E_BEST,
     T_CONVERGED,
     T_FINISHED,
+    T_FROM_SEED,
     T_RESTARTS,
     T_ROUNDS,
     AttemptState,
 )
 from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model
 from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
-from ik_solvers.solvers.results import BatchResult, IKResult
+from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 from ik_solvers.spatial import pose_error
 
 # Iterations without 10 % progress before an attempt is abandoned: the first-order methods creep.
@@ -83,7 +84,9 @@ class JacobianSolver:
         Raises:
             InvalidTargetError: a malformed target or seed.
         """
-        batch = self._run(check_targets(target)[None], check_seed(self.chain, seed)[None], budget=1)
+        batch = self._run(
+            check_targets(target)[None], check_seed(self.chain, seed)[None], 1, seed is not None
+        )
         return batch[0]
 
     def solve_batch(
@@ -97,10 +100,11 @@ class JacobianSolver:
             seeds: (N, n) starts, or None. poles: ignored.
         """
         targets = check_targets(targets, batched=True)
+        seeded = seeds is not None
         seeds = check_seed(self.chain, seeds, count=len(targets))
-        return self._run(targets, seeds, budget=len(targets))
+        return self._run(targets, seeds, len(targets), seeded)
 
-    def _run(self, targets: np.ndarray, seeds: np.ndarray, budget: int) -> BatchResult:
+    def _run(self, targets: np.ndarray, seeds: np.ndarray, budget: int, seeded: bool = False) -> BatchResult:
         timeout = self.options.timeout
         deadline = None if timeout is None else time.perf_counter() + timeout * budget
         targets = np.ascontiguousarray(targets, dtype=float)
@@ -112,7 +116,7 @@ class JacobianSolver:
             which = which[state.target_counts[which, T_FINISHED] == 0]
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return self._results(targets, state)
+        return self._results(targets, seeds if seeded else None, state)
 
     def _advance(self, q: np.ndarray, target: np.ndarray) -> np.ndarray:
         """(n,) configuration one iteration after q (n,) towards target (4, 4); q if q converged."""
@@ -121,7 +125,8 @@ class JacobianSolver:
         converged = attempts.iterate(self._model, q, np.ascontiguousarray(target, dtype=float), work)[0]
         return q.copy() if converged else work[6].copy()
 
-    def _results(self, targets: np.ndarray, state: AttemptState) -> BatchResult:
+    def _results(self, targets: np.ndarray, seeds: np.ndarray | None, state: AttemptState) -> BatchResult:
+        """The answers of the finished state; ``seeds`` (None: unseeded) decide ``continuous``."""
         opts = self.options
         best_q, slot_energy, target_counts = state.best_q, state.slot_energy, state.target_counts
         q, errors = state.answer_q, state.answer_error
@@ -135,17 +140,31 @@ class JacobianSolver:
             reached = np.isfinite(energy[np.arange(left.size), slot])
             q[left[reached]] = best_q[left[reached], slot[reached]]
             position_error[left], orientation_error[left] = pose_error(targets[left], self.chain.fk(q[left]))
+        continuous = self._continuous(q, seeds, target_counts[:, T_FROM_SEED] == 1)
         messages = tuple(
-            f"converged in {iteration} iterations ({restart} restarts)"
-            if ok
-            else f"no solution within tolerance ({opts.position_tolerance:g} m, {opts.orientation_tolerance:g} rad) "
-            f"after {iteration} iterations and {restart} restarts: closest pose found is {p:.3g} m and "
-            f"{o:.3g} rad away (target out of reach, blocked by joint limits, or the budget ran out)"
-            for ok, iteration, restart, p, o in zip(
-                success, iterations, restarts, position_error, orientation_error
+            (
+                f"converged in {iteration} iterations ({restart} restarts)"
+                if ok
+                else f"no solution within tolerance ({opts.position_tolerance:g} m, {opts.orientation_tolerance:g} rad) "
+                f"after {iteration} iterations and {restart} restarts: closest pose found is {p:.3g} m and "
+                f"{o:.3g} rad away (target out of reach, blocked by joint limits, or the budget ran out)"
+            )
+            + ("" if kept else DISCONTINUOUS)
+            for ok, iteration, restart, p, o, kept in zip(
+                success, iterations, restarts, position_error, orientation_error, continuous
             )
         )
-        return BatchResult(success, q, position_error, orientation_error, iterations, messages)
+        return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
+
+    def _continuous(self, q: np.ndarray, seeds: np.ndarray | None, from_seed: np.ndarray) -> np.ndarray:
+        """(N,) True where q continues its seed: the seed's own attempt found it, or no joint moved
+        more than ``jump_limit`` from the seed (continuous joints: the wrapped difference)."""
+        if seeds is None:
+            return np.ones(len(q), dtype=bool)
+        change = q - seeds
+        turning = self.chain.continuous
+        change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
+        return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
 
 
 def chain_length(chain: Chain) -> float:

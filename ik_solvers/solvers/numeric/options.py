@@ -54,6 +54,8 @@ class JacobianOptions:
         position_weight, orientation_weight: task "weighted" only: relative weights of the
             normalised position [per chain length] and orientation [per rad] errors.
         random_seed: seed of the restart configurations; the same seed gives the same answers.
+        jump_limit: [rad or m] an answer that is not the seed attempt's own and moves a joint
+            further than this from the seed is reported as not continuous (``continuous`` False).
     """
 
     method: str = "dls"
@@ -79,6 +81,7 @@ class JacobianOptions:
     position_weight: float = 1.0
     orientation_weight: float = 1.0
     random_seed: int = 0
+    jump_limit: float = 0.5
 
 
 POSITIVE = (
@@ -89,6 +92,7 @@ POSITIVE = (
     "singular_cutoff",
     "singular_threshold",
     "damping_bias",
+    "jump_limit",
 )
 NON_NEGATIVE = (
     "damping",

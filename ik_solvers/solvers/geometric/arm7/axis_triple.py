@@ -141,6 +141,28 @@ class AxisTriple:
         chosen = tuple(ops.where(pick, x, y) for x, y in zip(first, second))
         return chosen, ops.where(pick, v1, v2)
 
+    def seed_branch(self, entries: tuple, seed: tuple, ops: Ops) -> tuple[tuple, object, object]:
+        """The branch nearest the seed whatever the limits (the one that continues the seed):
+        angles, their violation [rad], and True where it is the first branch (θ2 - α in [0, π])."""
+        raw = self._first_raw(entries, seed, ops)
+        first = self._ranged(raw, seed, ops)
+        second = self._ranged(self._other(raw, ops), seed, ops)
+        d1 = sum((x - s) * (x - s) for x, s in zip(first, seed))
+        d2 = sum((x - s) * (x - s) for x, s in zip(second, seed))
+        upper = d1 <= d2
+        chosen = tuple(ops.where(upper, x, y) for x, y in zip(first, second))
+        return chosen, self.violation(chosen, ops), upper
+
+    def on_branch(self, entries: tuple, seed: tuple, upper, ops: Ops) -> tuple[tuple, object]:
+        """The angles of one branch (``upper``: the first, see :meth:`seed_branch`) and their violation."""
+        raw = self._first_raw(entries, seed, ops)
+        if upper.__class__ is bool or upper.__class__ is np.bool_:
+            chosen = self._ranged(raw if upper else self._other(raw, ops), seed, ops)
+        else:
+            first, second = self._ranged(raw, seed, ops), self._ranged(self._other(raw, ops), seed, ops)
+            chosen = tuple(ops.where(upper, x, y) for x, y in zip(first, second))
+        return chosen, self.violation(chosen, ops)
+
     def limit_terms(self) -> list[tuple[list[tuple[int, float]], float]]:
         """:meth:`limit_equations` as sparse rows for float code: ([(entry index, k), ...], b)."""
         if self._limit_terms is None:

@@ -43,6 +43,7 @@ from ik_solvers.solvers.geometric.arm7.elbow_direction import (
     select,
     toward,
 )
+from ik_solvers.solvers.geometric.arm7.follow import follow_fast_columns, follow_one
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     form_coefficients,
@@ -64,6 +65,7 @@ from ik_solvers.solvers.geometric.vectors import (
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4
 REACH_SLACK = 1e-12  # [m²] clamping of |W - S|² that still counts as reached
+STRETCH = 0.1  # [rad] elbow roots this close to each other both continue the seed's elbow
 
 
 class _Arm(NamedTuple):
@@ -77,6 +79,7 @@ class _Arm(NamedTuple):
     q4: object
     reason: object  # 0, FAR, CLOSE or ELBOW_LIMITS
     alternative: object  # the other elbow root is within its limits too (and the target in reach)
+    kept: object  # the elbow root is the one nearest the seed's elbow (it continues the seed)
 
 
 class Arm7Solver(GeometricSolver):
@@ -114,8 +117,12 @@ class Arm7Solver(GeometricSolver):
         seeded = seed is not None
         seed = tuple(seed) if seeded else self._rest_seed
         arm = _construct(self, SCALAR, rotation, position, seed, pole, seeded)
-        q, shoulder_out, wrist_out = _joints(self.geometry, SCALAR, arm, arm.frame)
         reason = arm.reason
+        if seeded and pole is None and reason != ELBOW_LIMITS:
+            followed = follow_one(self.geometry, arm, lambda a: _groups(self.geometry, a, SCALAR))
+            if followed is not None:
+                return (*self._finish(followed, reason, rotation, position, SCALAR), arm.kept)
+        q, shoulder_out, wrist_out = _joints(self.geometry, SCALAR, arm, arm.frame)
         if reason != ELBOW_LIMITS and shoulder_out + wrist_out > LIMIT_TOLERANCE:
             moved = _search_one(self.geometry, arm)
             if moved is None and arm.alternative:  # the other elbow bend fits its limits too
@@ -125,10 +132,16 @@ class Arm7Solver(GeometricSolver):
                 reason = NO_SWIVEL if reason == 0 else reason
             else:
                 q = moved
-        return self._finish(q, reason, rotation, position, SCALAR)
+        continuous = not seeded or (arm.kept and (pole is not None or reason == ELBOW_LIMITS))
+        return (*self._finish(q, reason, rotation, position, SCALAR), continuous)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """All rows of (16, N) ``columns`` in blocks; seeds (7, N), poles (3, N) or None."""
+        """All rows of (16, N) ``columns`` in blocks; seeds (7, N), poles (3, N) or None.
+
+        Seeded without poles, a row whose seed's swivel gives a solution within the limits and
+        ``FOLLOW_STEP`` of the seed is done in columns; the others follow the seed one by one
+        (:func:`~ik_solvers.solvers.geometric.arm7.follow.follow_one`), as :meth:`solve` does.
+        """
         seeded = seeds is not None
         count = columns.shape[1]
         if not seeded:
@@ -136,11 +149,32 @@ class Arm7Solver(GeometricSolver):
         for start in range(0, count, BLOCK):
             rows = slice(start, start + BLOCK)
             block_poles = None if poles is None else tuple(poles[:, rows])
-            q, out[1][rows], out[2][rows], out[3][rows] = self._solve_block(
-                list(columns[:, rows]), tuple(seeds[:, rows]), block_poles, seeded
-            )
+            block = list(columns[:, rows])
+            if seeded and poles is None:
+                q, *found, slow = self._follow_block(block, tuple(seeds[:, rows]))
+            else:
+                q, *found = self._solve_block(block, tuple(seeds[:, rows]), block_poles, seeded)
+                slow = ()
             for i, angle in enumerate(q):
                 out[0][i, rows] = angle
+            for target, values in zip(out[1:], found):
+                target[rows] = values
+            for row in slow:
+                index = start + row
+                q, *found = self._solve_one(columns[:, index].tolist(), seeds[:, index].tolist(), None)
+                out[0][:, index] = q
+                for target, value in zip(out[1:], found):
+                    target[index] = value
+
+    def _follow_block(self, entries, seed: tuple):
+        """Seeded block: q (7 columns), reason, errors, continuous, and the rows left to follow_one."""
+        rotation, position = pose_columns(entries)
+        arm = _construct(self, COLUMNS, rotation, position, seed, None, True)
+        q, fast = follow_fast_columns(self.geometry, arm)
+        q = [np.broadcast_to(x, arm.q4.shape).copy() for x in q]
+        slow = np.flatnonzero(~fast | (arm.reason == ELBOW_LIMITS))
+        found = self._finish(q, arm.reason, rotation, position, COLUMNS)
+        return (*found, np.broadcast_to(arm.kept, arm.q4.shape), slow.tolist())
 
     def _solve_block(self, entries, seed: tuple, pole: tuple | None, seeded: bool):
         """q (7 columns), reason, errors of one block; rows outside limits get the swivel search."""
@@ -160,7 +194,8 @@ class Arm7Solver(GeometricSolver):
                 found[np.searchsorted(search, retry)] = _search_rows(self.geometry, other, q, retry)
             hopeless = search[~found]
             reason[hopeless] = np.where(reason[hopeless] == 0, NO_SWIVEL, reason[hopeless])
-        return self._finish(q, reason, rotation, position, COLUMNS)
+        continuous = True if not seeded else arm.kept
+        return (*self._finish(q, reason, rotation, position, COLUMNS), continuous)
 
     @property
     def _rest_seed(self) -> tuple:
@@ -187,7 +222,7 @@ def _construct(
     geo = solver.geometry
     wrist = sub(position, ops.matvec(rotation, geo.tool))
     to_wrist = sub(wrist, geo.shoulder_centre)
-    q4, reason, alternative = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3], flip)
+    q4, reason, alternative, kept = _elbow(geo, ops, ops.dot(to_wrist, to_wrist), seed[3], flip)
     c4, s4 = ops.cos(q4), ops.sin(q4)
     v = normalised(geo.shoulder_to_wrist(c4, s4), ops)
     k = normalised(ops.cross(geo.elbow_axis, v), ops)
@@ -209,12 +244,13 @@ def _construct(
     tr = ops.cross(axis, r)
     frame = tuple(tuple(axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c] for i in range(3)) for c in range(3))
     goal = rotation if geo.tip_rows == IDENTITY else tuple(ops.matvec(rotation, row) for row in geo.tip_rows)
-    return _Arm(axis, frame, (c4, s4), goal, seed, q4, reason, alternative)
+    return _Arm(axis, frame, (c4, s4), goal, seed, q4, reason, alternative, kept)
 
 
 def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4, flip: bool = False):
-    """Elbow angle for |W - S|² (clamped to reach), the reason code (0, FAR, CLOSE, ELBOW_LIMITS), and
-    whether the other root is within the limits too; ``flip`` takes the root that would not be chosen."""
+    """Elbow angle for |W - S|² (clamped to reach), the reason code (0, FAR, CLOSE, ELBOW_LIMITS),
+    whether the other root is within the limits too, and whether the root is the one nearest the
+    seed's elbow; ``flip`` takes the root that would not be chosen."""
     c0 = geo.distance_terms[0]
     amplitude, phase = geo.elbow_range
     x = distance2 - c0
@@ -227,11 +263,14 @@ def _elbow(geo: ArmGeometry, ops: Ops, distance2, seed4, flip: bool = False):
     pick = prefer_first(out1, abs(first - seed4), out2, abs(second - seed4))
     if flip:
         pick = pick != flip
+    # the root nearest the seed's elbow continues it; next to the stretch both roots do
+    chosen, other = ops.where(pick, first, second), ops.where(pick, second, first)
+    kept = abs(chosen - seed4) <= abs(other - seed4) + STRETCH
     q4 = ops.minimum(ops.maximum(ops.where(pick, first, second), lower), upper)
     reason = ops.where(x > amplitude + REACH_SLACK, FAR, ops.where(x < -amplitude - REACH_SLACK, CLOSE, 0))
     limited = ops.where(pick, out1, out2) > LIMIT_TOLERANCE
     alternative = (reason == 0) & (out1 <= LIMIT_TOLERANCE) & (out2 <= LIMIT_TOLERANCE)
-    return q4, ops.where((reason == 0) & limited, ELBOW_LIMITS, reason), alternative
+    return q4, ops.where((reason == 0) & limited, ELBOW_LIMITS, reason), alternative, kept
 
 
 def _joints(geo: ArmGeometry, ops: Ops, arm: _Arm, frame: tuple):

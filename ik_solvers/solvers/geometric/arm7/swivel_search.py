@@ -20,7 +20,9 @@ import numpy as np
 from ik_solvers.solvers.geometric.arm7.axis_triple import ENTRY_COUNT, LIMIT_TOLERANCE, AxisTriple
 from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR
 
-Group = tuple[AxisTriple, list, tuple]  # triple, forms (ENTRY_COUNT × (k_c, k_s, k_1)), seed angles (3)
+# triple, forms (ENTRY_COUNT × (k_c, k_s, k_1)), seed angles (3), and optionally the one branch that
+# counts (True: the first, see AxisTriple.seed_branch); without it, either branch within limits does.
+Group = tuple
 
 
 def form_coefficients(y: tuple, x: tuple, axis: tuple, sign: float) -> tuple:
@@ -124,19 +126,71 @@ def _limit_roots_one(triple: AxisTriple, forms: list) -> list[float]:
         k_c = sum(coefficient * forms[j][0] for j, coefficient in terms)
         k_s = sum(coefficient * forms[j][1] for j, coefficient in terms)
         k_1 = sum(coefficient * forms[j][2] for j, coefficient in terms) + constant
-        amplitude = math.hypot(k_c, k_s)
-        if amplitude > 0.0 and abs(k_1) <= amplitude:
-            spread, phase = math.acos(-k_1 / amplitude), math.atan2(k_s, k_c)
-            roots += [
-                math.remainder(phase + spread, 2.0 * math.pi),
-                math.remainder(phase - spread, 2.0 * math.pi),
-            ]
+        roots += _form_roots(k_c, k_s, k_1)
     return roots
 
 
+def matching_swivels_one(triple: AxisTriple, forms: list, angles: tuple) -> list[float]:
+    """Swivel angles where the first or the third joint of ``triple`` takes its value in ``angles``
+    (on either branch; floats). Next to a singularity of the triple these are where the split of
+    its coupled first and third joints matches the seed's (see :meth:`AxisTriple.limit_equations`
+    for the equations: θ1 = L ⟺ n1 cos L + d1 sin L = 0, θ3 = L ⟺ n3 cos L - d3 sin L = 0)."""
+    roots = []
+    for (i, j, sign), angle in (((1, 2, 1.0), angles[0]), ((3, 6, -1.0), angles[2])):
+        c, s = math.cos(angle), sign * math.sin(angle)
+        roots += _form_roots(*(c * forms[i][k] + s * forms[j][k] for k in range(3)))
+    return roots
+
+
+def _form_roots(k_c: float, k_s: float, k_1: float) -> list[float]:
+    """The ψ in [-π, π] with k_c cos ψ + k_s sin ψ + k_1 = 0 (none, or two)."""
+    amplitude = math.hypot(k_c, k_s)
+    if not (amplitude > 0.0 and abs(k_1) <= amplitude):
+        return []
+    spread, phase = math.acos(-k_1 / amplitude), math.atan2(k_s, k_c)
+    return [math.remainder(phase + spread, 2.0 * math.pi), math.remainder(phase - spread, 2.0 * math.pi)]
+
+
 def _feasible_one(group: Group, cos_psi: float, sin_psi: float) -> bool:
-    """Some branch of the group has all three joints within limits at ψ (floats)."""
-    triple, forms, seed = group
+    """Some branch of the group (or the group's own branch) has all three joints within limits at ψ."""
+    triple, forms, seed = group[:3]
     entries = tuple(k_c * cos_psi + k_s * sin_psi + k_1 for k_c, k_s, k_1 in forms[:6])
     first, second = triple.branches(entries, seed, SCALAR)
+    if len(group) > 3:
+        return triple.violation(first if group[3] else second, SCALAR) <= LIMIT_TOLERANCE
     return min(triple.violation(first, SCALAR), triple.violation(second, SCALAR)) <= LIMIT_TOLERANCE
+
+
+def feasible_span_one(groups: list[Group]) -> tuple[float, float, float] | None:
+    """The feasible swivel interval nearest ψ = 0 for one arm (floats): (nearest point, low, high)
+    [rad], or None. Neighbouring feasible pieces are joined (a root of the other branch's limits
+    splits nothing when only the group's own branch counts). The interval does not wrap past ±π.
+    """
+    bounds = [-math.pi, math.pi]
+    for triple, forms, *_ in groups:
+        bounds += _limit_roots_one(triple, forms)
+    bounds.sort()
+    pieces = list(itertools.pairwise(bounds))
+    feasible: dict[int, bool] = {}
+
+    def ok(i: int) -> bool:
+        if i not in feasible:
+            middle = 0.5 * sum(pieces[i])
+            cos_psi, sin_psi = math.cos(middle), math.sin(middle)
+            feasible[i] = all(_feasible_one(group, cos_psi, sin_psi) for group in groups)
+        return feasible[i]
+
+    order = sorted(
+        range(len(pieces)),
+        key=lambda i: min(abs(x) for x in pieces[i]) if pieces[i][0] > 0.0 or pieces[i][1] < 0.0 else 0.0,
+    )
+    for i in order:
+        if ok(i):
+            first = last = i
+            while first > 0 and ok(first - 1):
+                first -= 1
+            while last < len(pieces) - 1 and ok(last + 1):
+                last += 1
+            low, high = pieces[first][0], pieces[last][1]
+            return min(max(0.0, low), high), low, high
+    return None

@@ -2,11 +2,14 @@
 
 Each target owns K slots (``parallel_restarts``). Slot 0 starts from the target's seed; after
 ``seed_iterations`` rounds (or when the seed attempt wears out), the other slots start from the
-restart table (random in-limit configurations, TRAC-IK style). A slot whose attempt stalls
-(``patience`` rounds without bringing its error energy below 90 % of its best) or runs out of
-iterations is refilled with the target's next restart. In each round every active slot takes one
+restart table (random in-limit configurations, TRAC-IK style), the first few drawn towards the
+seed (``NEAR_RESTARTS``: the seed moved 5 %, 10 %, 20 %, 40 % of the way to the random
+configuration), so that a seed attempt blocked by a limit or a singularity is first retried next
+to the seed. A slot whose attempt stalls (``patience`` rounds without bringing its error energy
+below 90 % of its best) or runs out of iterations is refilled with the target's next restart. In each round every active slot takes one
 iteration. A target is done at the first round in which any of its slots meets the tolerances;
-among the slots that do, the one nearest the seed wins. A target's course depends only on its
+among the slots that do, the one nearest the seed wins; T_FROM_SEED records whether the seed's own
+attempt (slot 0 before its first refill) won. A target's course depends only on its
 own slots, so its answer does not depend on the rest of the batch, nor on how the rounds are
 split between calls (the Python driver calls :func:`run_rounds` repeatedly to check its clock).
 
@@ -36,7 +39,9 @@ from ik_solvers.solvers.numeric.kernels.steps import joint_step, project, step_w
 PROGRESS = 0.9  # an iteration makes progress when it brings the error energy below 90 % of the best
 S_ACTIVE, S_AGE, S_STALE = 0, 1, 2  # slot counts (N, K, 3)
 E_BEST, E_ATTEMPT = 0, 1  # slot energies (N, K, 2): over all the slot's attempts, over the current one
-T_PENDING, T_NEXT_RESTART, T_RESTARTS, T_ROUNDS, T_FINISHED, T_CONVERGED = 0, 1, 2, 3, 4, 5  # (N, 6)
+T_PENDING, T_NEXT_RESTART, T_RESTARTS, T_ROUNDS, T_FINISHED, T_CONVERGED = 0, 1, 2, 3, 4, 5  # (N, 8)
+T_SEED_WORN, T_FROM_SEED = 6, 7
+NEAR_RESTARTS = (0.05, 0.1, 0.2, 0.4)  # the first restarts: seed + this × (random configuration - seed)
 
 
 class AttemptState(NamedTuple):
@@ -46,7 +51,7 @@ class AttemptState(NamedTuple):
     best_q: np.ndarray  # (N, K, n) each slot's lowest-energy configuration so far
     slot_energy: np.ndarray  # (N, K, 2) E_* energies
     slot_counts: np.ndarray  # (N, K, 3) S_* counts
-    target_counts: np.ndarray  # (N, 6) T_* counts and flags
+    target_counts: np.ndarray  # (N, 8) T_* counts and flags
     answer_q: np.ndarray  # (N, n) the converged configuration (the seed until then)
     answer_error: np.ndarray  # (N, 2) its position [m] and orientation [rad] errors
 
@@ -57,7 +62,7 @@ def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
     slot_q = np.repeat(seeds[:, None, :], slots, axis=1)
     slot_counts = np.zeros((count, slots, 3), dtype=np.int64)
     slot_counts[:, 0, S_ACTIVE] = 1
-    target_counts = np.zeros((count, 6), dtype=np.int64)
+    target_counts = np.zeros((count, 8), dtype=np.int64)
     target_counts[:, T_PENDING] = 1
     slot_energy = np.full((count, slots, 2), np.inf)
     return AttemptState(
@@ -168,12 +173,13 @@ def _round(model, target, seed, restarts, state, t, work):
         target_counts[t, T_PENDING] = 0
         target_counts[t, T_CONVERGED] = 1
         target_counts[t, T_FINISHED] = 1
+        target_counts[t, T_FROM_SEED] = winner == 0 and target_counts[t, T_SEED_WORN] == 0
         return
-    _relaunch(model, restarts, state, t)
+    _relaunch(model, restarts, seed, state, t)
 
 
 @borrowing
-def _relaunch(model, restarts, state, t):
+def _relaunch(model, restarts, seed, state, t):
     """Refill worn-out slots; launch the restart slots once the seed phase of target t ended."""
     slot_q, slot_energy, slot_counts, target_counts = (
         state.slot_q,
@@ -194,7 +200,9 @@ def _relaunch(model, restarts, state, t):
             available = target_counts[t, T_NEXT_RESTART] < restarts.shape[0]
             slot_counts[t, s, S_ACTIVE] = available
             if available:
-                _copy(restarts[target_counts[t, T_NEXT_RESTART]], slot_q[t, s])
+                if s == 0:
+                    target_counts[t, T_SEED_WORN] = 1
+                _restart(seed, restarts, target_counts[t, T_NEXT_RESTART], slot_q[t, s])
                 target_counts[t, T_NEXT_RESTART] += 1
                 target_counts[t, T_RESTARTS] += 1
                 slot_counts[t, s, S_AGE] = 0
@@ -211,6 +219,14 @@ def _worn(slot_counts, ints, t, s):
     return slot_counts[t, s, S_ACTIVE] != 0 and (
         slot_counts[t, s, S_AGE] >= ints[I_MAX_ITERATIONS] or slot_counts[t, s, S_STALE] >= ints[I_PATIENCE]
     )
+
+
+@borrowing
+def _restart(seed, restarts, k, destination):
+    """destination (n,) = the k-th restart: drawn towards the seed for the first NEAR_RESTARTS."""
+    scale = NEAR_RESTARTS[k] if k < len(NEAR_RESTARTS) else 1.0
+    for j in range(seed.shape[0]):
+        destination[j] = seed[j] + scale * (restarts[k, j] - seed[j])
 
 
 @borrowing

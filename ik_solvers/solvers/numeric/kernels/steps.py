@@ -63,12 +63,33 @@ def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
         return
     m, n = ints[I_ROWS], q.shape[0]
     row_weights = weights.rows
-    scaled, rhs, inverse, eta = buffers[0], buffers[2], buffers[6], buffers[7]
-    columns = 2 if ints[I_GOALS] else 1
+    scaled, rhs = buffers[0], buffers[2]
     for r in range(m):
         rhs[r, 0] = error[r] * row_weights[r]
         for j in range(n):
             scaled[r, j] = jacobian[r, j] * row_weights[r]
+    _step_of_scaled(model, q, m, energy, step, buffers)
+    lower, upper = model.limits.lower, model.limits.upper
+    blocked = False
+    for j in range(n):  # a joint at a limit that the step pushes further out takes no part
+        if (q[j] <= lower[j] and step[j] < 0.0) or (q[j] >= upper[j] and step[j] > 0.0):
+            blocked = True
+            for r in range(m):
+                scaled[r, j] = 0.0
+    if blocked:  # the task solved again by the joints free to move (clamping, as in KDL's and TRAC-IK's)
+        _step_of_scaled(model, q, m, energy, step, buffers)
+        for j in range(n):
+            if (q[j] <= lower[j] and step[j] < 0.0) or (q[j] >= upper[j] and step[j] > 0.0):
+                step[j] = 0.0
+
+
+@borrowing
+def _step_of_scaled(model, q, m, energy, step, buffers):
+    """step = J⁺ rhs (+ the null-space term) for the scaled Jacobian and right-hand side in buffers."""
+    ints = model.ints
+    n = q.shape[0]
+    scaled, rhs, inverse, eta = buffers[0], buffers[2], buffers[6], buffers[7]
+    columns = 2 if ints[I_GOALS] else 1
     if columns == 2:
         goal_direction(model, q, eta)
         for r in range(m):

@@ -1,0 +1,176 @@
+"""A seeded 7-DoF arm solve that continues the seed: its elbow, shoulder and wrist branches, the
+swivel nearest the seed in joint space.
+
+For a fixed elbow angle the arm's solutions on one pair of shoulder and wrist branches form a curve
+q(ψ) over the swivel ψ. The seed's branches are those whose solution at the seed's own swivel
+(ψ = 0 here) is nearest the seed, whatever the limits; they continue the seed, also next to the
+shoulder or wrist singularity, where the two branches of a triple are π apart in its first and
+third joints. Along a smooth path the answer is then:
+
+1. q(0) itself when it is within the limits and no joint is more than ``FOLLOW_STEP`` from the seed
+   (the common case while tracking: one construction, no search);
+2. otherwise the point of the feasible swivel interval of those branches (Shimizu et al. 2008:
+   arm-angle intervals bounded by the closed-form roots of the joint-limit equations) nearest
+   ψ = 0, moved by a few Gauss-Newton steps on |q(ψ) - seed|² kept inside the interval. Near a
+   singularity, where the first and third joints of a triple turn fast with ψ, this keeps their
+   split nearest the seed instead of keeping the swivel angle itself;
+3. when the interval is empty on the seed's branches, None: the caller falls back to any branch and
+   reports the result as not continuous.
+
+Floats only (one target); :func:`follow_fast_columns` is step 1 on numpy columns for batches.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
+from ik_solvers.solvers.geometric.arm7.swivel_search import feasible_span_one, matching_swivels_one
+from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR, tmatvec
+
+FOLLOW_STEP = 0.05  # [rad] the seed's swivel is kept while no joint moves more than this from the seed
+REFINE_STEPS = 6  # Gauss-Newton steps on the swivel
+MARGIN, MARGIN_WEIGHT = 0.1, 0.5  # [rad], [1]: joints this near a limit are pulled off it, weakly
+DERIVATIVE_STEP = 1e-6  # [rad] finite-difference step of dq/dψ
+SAMPLES = tuple(sign * x for x in (0.01, 0.03, 0.1, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0) for sign in (1.0, -1.0))
+
+
+def seed_branches(geo, arm, frame, ops):
+    """q at the shoulder rotation ``frame`` on the branches nearest the seed; violation; branches."""
+    shoulder, shoulder_out, shoulder_upper = geo.shoulder.seed_branch(
+        geo.shoulder.entries(frame, ops), arm.seed[:3], ops
+    )
+    wrist_rotation = _wrist_rotation(geo, arm, frame, ops)
+    wrist, wrist_out, wrist_upper = geo.wrist.seed_branch(
+        geo.wrist.entries(wrist_rotation, ops), arm.seed[4:], ops
+    )
+    return shoulder + (arm.q4,) + wrist, shoulder_out + wrist_out, (shoulder_upper, wrist_upper)
+
+
+def follow_fast_columns(geo, arm):
+    """Step 1 on a block of columns: (q (7 columns), rows where it holds (bool column))."""
+    q, violation, _ = seed_branches(geo, arm, arm.frame, COLUMNS)
+    step = 0.0
+    for x, s in zip(q, arm.seed):
+        step = COLUMNS.maximum(step, abs(x - s))
+    return q, (violation <= LIMIT_TOLERANCE) & (step <= FOLLOW_STEP)
+
+
+def follow_one(geo, arm, groups_of):
+    """Steps 1-3 for one target (floats): the seven angles continuing the seed, or None.
+
+    ``groups_of(arm)``: the swivel search's groups (shoulder, wrist) of the construction. Candidate
+    swivels, tried in turn until one gives a solution within ``FOLLOW_STEP`` of the seed: ψ = 0;
+    the feasible point nearest 0 on the seed's branches (when ψ = 0 leaves the limits); the swivels
+    where a first or third joint takes its seed value (next to a singularity, the split of the
+    coupled joints nearest the seed); ``SAMPLES``. The best within the limits is then refined.
+    """
+    q, violation, branches = seed_branches(geo, arm, arm.frame, SCALAR)
+    if violation <= LIMIT_TOLERANCE and _step(q, arm.seed) <= FOLLOW_STEP:
+        return q
+    groups = groups_of(arm)
+    best = (0.0, branches, q) if violation <= LIMIT_TOLERANCE else None
+    if best is None:
+        span = feasible_span_one([group + (branch,) for group, branch in zip(groups, branches)])
+        if span is None:
+            return None
+        best = (span[0], branches, _at(geo, arm, branches, span[0]))
+    if _step(best[2], arm.seed) > FOLLOW_STEP:
+        matching = [
+            psi for triple, forms, seed in groups for psi in matching_swivels_one(triple, forms, seed)
+        ]
+        best = _best_sample(geo, arm, best, sorted(matching, key=abs) + list(SAMPLES))
+    psi, branches, q = best
+    if _step(q, arm.seed) <= FOLLOW_STEP:
+        return q
+    return _refine(geo, arm, branches, psi, q)
+
+
+def _best_sample(geo, arm, best, swivels):
+    """Among ``best`` (ψ, branches, q) and the ``swivels`` in turn, the solution on the branches
+    nearest the seed that is within the limits and nearest the seed; the first within
+    ``FOLLOW_STEP`` of the seed ends the search."""
+    best_distance = _distance(best[2], arm.seed)
+    for psi in swivels:
+        c, s = math.cos(psi), math.sin(psi)
+        frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
+        q, violation, branches = seed_branches(geo, arm, frame, SCALAR)
+        distance = _distance(q, arm.seed)
+        if violation <= LIMIT_TOLERANCE and distance < best_distance:
+            best, best_distance = (psi, branches, q), distance
+            if _step(q, arm.seed) <= FOLLOW_STEP:
+                break
+    return best
+
+
+def _refine(geo, arm, branches, psi: float, q):
+    """Gauss-Newton on :func:`_cost` over ψ on fixed branches, from ψ; a step is kept only when it
+    stays within the limits and lowers the cost (else halved, up to three times)."""
+    residual = _residuals(geo, q, arm.seed)
+    cost = sum(r * r for r in residual)
+    for _ in range(REFINE_STEPS):
+        ahead = _residuals(geo, _at(geo, arm, branches, psi + DERIVATIVE_STEP), arm.seed)
+        slope = [(a - b) / DERIVATIVE_STEP for a, b in zip(ahead, residual)]
+        curvature = sum(d * d for d in slope)
+        if curvature <= 0.0:
+            break
+        step = -sum(d * r for d, r in zip(slope, residual)) / curvature
+        for _ in range(4):
+            candidate = _at(geo, arm, branches, psi + step)
+            moved = _residuals(geo, candidate, arm.seed)
+            lower = sum(r * r for r in moved)
+            if lower < cost and _violation(geo, candidate) <= LIMIT_TOLERANCE:
+                break
+            step *= 0.5
+        else:
+            break
+        psi, q, residual, cost = psi + step, candidate, moved, lower
+        if abs(step) < 1e-9:
+            break
+    return q
+
+
+def _residuals(geo, q, seed) -> list[float]:
+    """q - seed, and per joint ``MARGIN_WEIGHT`` × how far it is inside ``MARGIN`` of a limit: the
+    cost |q - seed|² plus a weak pull off the limits, so that a joint does not stay pinned at a limit
+    (where the seed's feasible swivel interval would later vanish) when it can leave it cheaply."""
+    lower, upper = geo.lower, geo.upper
+    near = [MARGIN_WEIGHT * max(0.0, MARGIN - min(x - lower[i], upper[i] - x)) for i, x in enumerate(q)]
+    return [x - s for x, s in zip(q, seed)] + near
+
+
+def _at(geo, arm, branches, psi: float):
+    """q at swivel ψ (relative to the construction's frame) on the given branches (floats)."""
+    c, s = math.cos(psi), math.sin(psi)
+    frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
+    shoulder, _ = geo.shoulder.on_branch(
+        geo.shoulder.entries(frame, SCALAR), arm.seed[:3], branches[0], SCALAR
+    )
+    wrist_rotation = _wrist_rotation(geo, arm, frame, SCALAR)
+    wrist, _ = geo.wrist.on_branch(
+        geo.wrist.entries(wrist_rotation, SCALAR), arm.seed[4:], branches[1], SCALAR
+    )
+    return shoulder + (arm.q4,) + wrist
+
+
+def _wrist_rotation(geo, arm, frame, ops):
+    """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame`` (columns)."""
+    forward = geo.axes[3].times(frame, *arm.elbow, ops)
+    return tuple(tmatvec(forward, g, ops) for g in arm.goal)
+
+
+def _clear(geo, q) -> bool:
+    """No joint within ``MARGIN`` of a limit."""
+    return all(lo + MARGIN <= x <= hi - MARGIN for x, lo, hi in zip(q, geo.lower, geo.upper))
+
+
+def _violation(geo, q) -> float:
+    return geo.shoulder.violation(q[:3], SCALAR) + geo.wrist.violation(q[4:], SCALAR)
+
+
+def _step(q, seed) -> float:
+    return max(abs(x - s) for x, s in zip(q, seed))
+
+
+def _distance(q, seed) -> float:
+    return sum((a - b) * (a - b) for a, b in zip(q, seed))
