@@ -93,6 +93,9 @@ class Arm7Solver(GeometricSolver):
             direction the elbow takes with the shoulder at zero and the elbow at mid-limits.
         tolerance: [m], [rad] allowed FK error of a success.
         axis_lines: the chain's axis lines when the structure check already ran.
+        jump_limit: [rad] a seeded answer on the seed's branches that still moves a joint further
+            than this from the seed (its swivel interval vanished: the nearest solution lies on
+            another part of the self-motion) is reported as not continuous.
     Raises:
         UnsupportedChainError: the chain is no S-R-S arm (the message says what it lacks).
     """
@@ -104,8 +107,10 @@ class Arm7Solver(GeometricSolver):
         elbow_direction=None,
         tolerance: float = 1e-9,
         axis_lines: AxisLines | None = None,
+        jump_limit: float = 0.5,
     ) -> None:
         self.geometry = geometry = ArmGeometry(chain, axis_lines)
+        self.jump_limit = _finite_number(jump_limit, "jump_limit")
         self.swivel = _finite_number(swivel, "swivel")
         direction = geometry.elbow_direction if elbow_direction is None else _unit(elbow_direction)
         self.elbow_direction = direction
@@ -121,7 +126,8 @@ class Arm7Solver(GeometricSolver):
         if seeded and pole is None and reason != ELBOW_LIMITS:
             followed = follow_one(self.geometry, arm, lambda a: _groups(self.geometry, a, SCALAR))
             if followed is not None:
-                return (*self._finish(followed, reason, rotation, position, SCALAR), arm.kept)
+                near = max(abs(x - s) for x, s in zip(followed, seed)) <= self.jump_limit
+                return (*self._finish(followed, reason, rotation, position, SCALAR), arm.kept and near)
         q, shoulder_out, wrist_out = _joints(self.geometry, SCALAR, arm, arm.frame)
         if reason != ELBOW_LIMITS and shoulder_out + wrist_out > LIMIT_TOLERANCE:
             moved = _search_one(self.geometry, arm)
