@@ -2,7 +2,8 @@
 
 Per chain (a :class:`Limb`): the configured solver kind, the latest goal (the last successful
 solution) and the last command, which approaches the goal no faster than the velocity limit
-allows. A failed solve leaves goal and command untouched (the servos hold). The
+allows. A failed solve leaves goal and command untouched (the servos hold), and so does a
+solution that jumps (:meth:`Commander.jump_refusal`) unless branch switches are allowed. The
 :class:`Commander` holds the limbs, the measured joint state and the robot's frames, and turns
 targets in any link frame into solves in each chain's base frame.
 """
@@ -64,6 +65,8 @@ class Commander:
         self.frames = FrameTree(model)
         self.options = {kind: dict(values) for kind, values in options.items()}
         self.measured: dict[str, float] = {}
+        self.max_joint_jump = 0.5  # [rad or m] see jump_refusal
+        self.allow_branch_switch = False
         self.limbs: dict[str, Limb] = {}
         for name, (base, tip, kind) in chains.items():
             chain = model.chain(base, tip)
@@ -163,6 +166,30 @@ class Commander:
         limb.stats.record_solve(ok, time.perf_counter() - start, result.message or "solver failed")
         return result if ok == result.success else _failed(result, "solver returned q outside the limits")
 
+    def jump_refusal(self, limb: Limb, result: IKResult, seed: np.ndarray | None) -> str:
+        """Why ``result`` must not be commanded as a jump from ``seed`` (n,), or "" when it may.
+
+        A jump: the solver says the solution does not continue the seed's branch, or a joint moves
+        more than ``max_joint_jump`` from the seed (continuous joints: the wrapped difference).
+        Nothing is a jump when ``allow_branch_switch`` is set or no seed is known.
+        """
+        if self.allow_branch_switch or seed is None:
+            return ""
+        if not result.continuous:
+            return f"the solution leaves the seed's IK branch ({result.message})"
+        change = np.asarray(result.q, dtype=float) - seed
+        turning = limb.chain.continuous
+        change[turning] = (change[turning] + np.pi) % (2.0 * np.pi) - np.pi
+        change = np.abs(change)
+        worst = int(np.argmax(change))
+        if change[worst] <= self.max_joint_jump:
+            return ""
+        return (
+            f"joint '{limb.chain.joint_names[worst]}' would jump {change[worst]:.3g} from its current "
+            f"{seed[worst]:.3g}, more than max_joint_jump = {self.max_joint_jump:g} "
+            "(set allow_branch_switch to command such solutions)"
+        )
+
     def advance(self, limb: Limb, now: float, fraction: float, max_dt: float) -> bool:
         """Step the limb's command toward its goal at time ``now`` [s]; True when it changed.
 
@@ -190,5 +217,11 @@ class Commander:
 
 def _failed(result: IKResult, message: str) -> IKResult:
     return IKResult(
-        False, result.q, result.position_error, result.orientation_error, result.iterations, message
+        False,
+        result.q,
+        result.position_error,
+        result.orientation_error,
+        result.iterations,
+        message,
+        result.continuous,
     )

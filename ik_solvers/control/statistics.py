@@ -15,6 +15,7 @@ class ChainStats:
     solves: int = 0
     failures: int = 0
     refused: int = 0
+    jumps_held: int = 0  # solutions not commanded because they jump (see Commander.jump_refusal)
     last_error: str = ""
     last_ok: bool = True
     last_solve_time: float = 0.0
@@ -29,6 +30,12 @@ class ChainStats:
         if not success:
             self.failures += 1
             self.last_error = message
+
+    def record_jump(self, message: str) -> None:
+        """Count one solution held back because it would jump to another branch."""
+        self.jumps_held += 1
+        self.last_ok = False
+        self.last_error = message
 
     def record_refusal(self, message: str) -> None:
         """Count one input refused before solving (malformed, stale, unknown frame...)."""

@@ -1,7 +1,7 @@
 """The ik_node's per-chain counters (:class:`~ik_solvers.control.statistics.ChainStats`) as diagnostic_msgs.
 
 Each chain reports one DiagnosticStatus named ``<node>: <chain>``: solves, failures, refused
-inputs, the last error, and the last and mean solve time [ms].
+inputs, solutions held back as jumps, the last error, and the last and mean solve time [ms].
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> 
         "solves": str(stats.solves),
         "failures": str(stats.failures),
         "refused_inputs": str(stats.refused),
+        "jumps_held": str(stats.jumps_held),
         "last_error": stats.last_error,
         "last_solve_time_ms": f"{1e3 * stats.last_solve_time:.3f}",
         "mean_solve_time_ms": f"{1e3 * mean:.3f}",

@@ -55,6 +55,8 @@ class IKNode(Node):
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
         self.commander = Commander(model, chains, self.config.solver_options)
+        self.commander.max_joint_jump = self.config.max_joint_jump
+        self.commander.allow_branch_switch = self.config.allow_branch_switch
         self.fraction = self.config.max_velocity_fraction
         self.max_age = self.config.max_target_age
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
@@ -84,12 +86,18 @@ class IKNode(Node):
             self._check_age(message.header.stamp)
             target = messages.pose_to_matrix(message.pose)
             target = self.commander.to_base(limb, target, message.header.frame_id)
-            result = self.commander.solve(limb, target, limb.pole, self.commander.seed(limb))
+            seed = self.commander.seed(limb)
+            result = self.commander.solve(limb, target, limb.pole, seed)
         except INPUT_ERRORS as error:
             self._refuse(limb, f"target refused: {error}")
             return
         if not result.success:
             self._warn(f"{limb.name}: no solution, holding the last command: {result.message}")
+            return
+        jump = self.commander.jump_refusal(limb, result, seed)
+        if jump:
+            limb.stats.record_jump(jump)
+            self._warn(f"{limb.name}: holding the last command, the solution jumps: {jump}")
             return
         stamp = message.header.stamp
         self.accept_solution(limb, result.q, None if messages.is_unstamped(stamp) else stamp)
@@ -171,6 +179,10 @@ class IKNode(Node):
                 self.fraction = parameter.value
             elif parameter.name == "max_target_age":
                 self.max_age = parameter.value
+            elif parameter.name == "max_joint_jump":
+                self.commander.max_joint_jump = parameter.value
+            elif parameter.name == "allow_branch_switch":
+                self.commander.allow_branch_switch = parameter.value
         return SetParametersResult(successful=True)
 
     def _check_age(self, stamp) -> None:

@@ -13,6 +13,11 @@ Parameters (all relative to the node; see README "Using the node"):
 - ``command_rate`` [Hz] (read-only): rate of the steps toward a goal the velocity limit holds back.
 - ``max_target_age`` [s]: targets stamped further than this from now (past or future) are
   refused; 0 accepts any stamp. Unstamped targets (stamp 0) are always accepted.
+- ``max_joint_jump`` [rad or m]: a solution that moves a joint further than this from the seed
+  (the measured state, else the last goal), or that the solver reports as not continuing the
+  seed's branch, is not commanded: the limb holds, the diagnostics count it, the log says why.
+- ``allow_branch_switch`` (bool, default false): command such solutions anyway (approached at the
+  velocity limit).
 - ``ros2_control.controller`` (read-only): a forward command controller's name; when set, commands
   also go out as Float64MultiArray on ``/<controller>/commands`` in ``ros2_control.joints`` order.
 - ``trajectory.topic`` (read-only): when set, commands also go out as one-point JointTrajectory.
@@ -60,6 +65,8 @@ class NodeConfig:
     max_velocity_fraction: float
     command_rate: float
     max_target_age: float
+    max_joint_jump: float
+    allow_branch_switch: bool
     controller: str
     controller_joints: tuple[str, ...]
     trajectory_topic: str
@@ -108,6 +115,14 @@ STATIC_PARAMETERS = {
         0.5,
         _describe("refuse targets stamped further than this from now [s]; 0: any", **_float_range(0.0, 1e9)),
     ),
+    "max_joint_jump": (
+        0.5,
+        _describe(
+            "largest joint change [rad or m] from the seed a commanded solution may make",
+            **_float_range(1e-6, 1e3),
+        ),
+    ),
+    "allow_branch_switch": (False, _describe("command solutions that jump to another IK branch")),
     "ros2_control.controller": ("", _describe("forward command controller name; '' = no output", True)),
     "trajectory.topic": ("", _describe("JointTrajectory output topic; '' = no output", True)),
 }
@@ -147,6 +162,8 @@ def declare_parameters(node: Node) -> NodeConfig:
         max_velocity_fraction=value("max_velocity_fraction"),
         command_rate=value("command_rate"),
         max_target_age=value("max_target_age"),
+        max_joint_jump=value("max_joint_jump"),
+        allow_branch_switch=value("allow_branch_switch"),
         controller=value("ros2_control.controller"),
         controller_joints=tuple(controller_joints or ()),
         trajectory_topic=value("trajectory.topic"),

@@ -67,11 +67,16 @@ class SolveIKHandler:
         response.orientation_error = float(result.orientation_error)
         response.iterations = int(result.iterations)
         response.solver_used = kind
+        response.continuous = bool(result.continuous)
         response.message = result.message or ("solved" if result.success else "no solution")
         if request.publish:
-            if result.success:
+            jump = self.commander.jump_refusal(limb, result, seed) if result.success else ""
+            if result.success and not jump:
                 self.publish(limb, result.q)
-            response.message += "; published" if result.success else "; nothing published"
+            response.message += "; published" if result.success and not jump else "; nothing published"
+            if jump:
+                limb.stats.record_jump(jump)
+                response.message += f": {jump}"
 
     def _seed(self, limb: Limb, seed) -> np.ndarray | None:
         """(n,) seed from a JointState by name, the current state filling joints it omits."""
