@@ -40,7 +40,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 from jacobian_bench import ikpy_solver, rtb_solver, serial_urdf
 
 from ik_solvers import Chain, RobotModel, make_solver
-from ik_solvers.solvers.base import UnsupportedChainError
+from ik_solvers.solvers import UnsupportedChainError
 from ik_solvers.spatial import pose_error
 
 STEPS, MAX_STEP, MARGIN = 400, 0.04, 0.02  # steps per path, largest joint step [rad], limit margin [rad]

@@ -26,11 +26,10 @@ FAR = START + np.array([-0.8, 0.0, 0.0, 0.0, 0.0, 0.0])  # hip yaw 0.8 rad away
 
 @pytest.fixture(scope="module")
 def ik(ros_module):
-    process = ros_module.processes.start_console_script("ik_node", *node_arguments())
-    client = IKNodeClient(ros_module, process)
+    client = IKNodeClient(ros_module, ros_module.processes.start_console_script("ik_node", *node_arguments()))
     client.wait_ready()
     yield client
-    assert process.poll() is None, f"ik_node died:\n{client.output()}"
+    assert client.process.poll() is None, f"ik_node died:\n{client.output()}"
 
 
 def at(q: np.ndarray):
