@@ -77,7 +77,11 @@ def assert_commands_safe(commands: list[JointState]) -> None:
 
 @pytest.fixture(scope="module")
 def ik(ros_module):
-    process = ros_module.processes.start_console_script("ik_node", *node_arguments())
+    # These tests send targets far apart (floods, far goals): branch switches allowed, as before
+    # max_joint_jump existed; test_ik_node_jumps.py covers the default that holds jumps.
+    process = ros_module.processes.start_console_script(
+        "ik_node", *node_arguments("allow_branch_switch:=true")
+    )
     client = IKNodeClient(ros_module, process)
     client.wait_ready()
     yield client
