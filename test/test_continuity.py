@@ -164,3 +164,15 @@ def test_jacobian_flags_an_answer_far_from_the_seed_that_its_own_attempt_did_not
     assert not batch.continuous.all()  # random seeds: some answers came from restarts, far away
     for i in np.flatnonzero(~batch.continuous)[:5]:
         assert "no solution continues the seed's branch" in batch.messages[i]
+
+
+def test_at_the_alignment_the_split_keeps_the_third_joint_within_its_limit():
+    """Euler wrist (zxz) exactly aligned with its third joint at a limit: the seed's first joint
+    would push the third past it, so the first joint takes the excess (no failure, no jump)."""
+    arm = make_solver("geometric", model_of("lengths+axes").chain("base_link", "l_hand"))
+    chain = arm.chain
+    true = np.array([0.3, -0.4, 0.2, -1.0, 0.9, 0.0, chain.upper[6]])
+    seed = true - np.array([0.0, 0.0, 0.0, 0.0, 0.05, 0.0, 0.0])
+    result = arm.solve(chain.fk(true), seed=seed)
+    assert result.success and result.continuous
+    assert np.abs(result.q - true).max() < 1e-9

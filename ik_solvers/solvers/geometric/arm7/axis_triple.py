@@ -92,7 +92,20 @@ class AxisTriple:
         # Rot(a, -θ1) R b in the basis (a, b, a × b), then its angle about c after Rot(b, -θ2).
         yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
         s3 = (self.cxb_a * c2 + self.cxb_x * s2) * n3 + (self.cxb_x * c2 - self.cxb_a * s2) * yx
-        return (ops.atan2(s1, c1), self.alpha + ops.atan2(h, g), ops.atan2(s3, yb))
+        angles = (ops.atan2(s1, c1), self.alpha + ops.atan2(h, g), ops.atan2(s3, yb))
+        if not (regular if regular.__class__ is bool else regular.all()):
+            return self._aligned_within_limits(angles, regular, g, ops)
+        return angles
+
+    def _aligned_within_limits(self, angles: tuple, regular, g, ops: Ops) -> tuple:
+        """At the alignment only θ1 + σ θ3 is fixed (σ = sign of a·R c): where the seed's θ1 puts θ3
+        outside its limits, θ1 takes the excess so that θ3 stays at its limit (the split nearest
+        the seed within the limits); elsewhere the angles are unchanged."""
+        first, middle, third = angles
+        sigma = ops.where(g >= 0.0, 1.0, -1.0)
+        bounded = ops.minimum(ops.maximum(third, self.lower[2]), self.upper[2])
+        first = ops.where(regular, first, first + sigma * (third - bounded))
+        return first, middle, ops.where(regular, third, bounded)
 
     def _other(self, first: tuple, ops: Ops) -> tuple:
         """The second branch's raw angles from the first's."""
