@@ -159,11 +159,12 @@ class JacobianSolver:
     def _continuous(self, q: np.ndarray, seeds: np.ndarray | None, from_seed: np.ndarray) -> np.ndarray:
         """(N,) True where q continues its seed: the seed's own attempt found it, or no joint moved
         more than ``jump_limit`` from the seed (continuous joints: the wrapped difference)."""
-        if seeds is None:
+        if seeds is None or from_seed.all():  # the common case first: no array work
             return np.ones(len(q), dtype=bool)
         change = q - seeds
         turning = self.chain.continuous
-        change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
+        if turning.any():
+            change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
         return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
 
 
