@@ -37,6 +37,7 @@ SOLVE_IK_RESPONSE = {
     "orientation_error": "double",
     "iterations": "int32",
     "solver_used": "string",
+    "continuous": "boolean",  # grown after the design (fields may grow): the solution continues the seed
 }
 
 
