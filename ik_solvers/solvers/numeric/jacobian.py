@@ -122,7 +122,7 @@ class JacobianSolver:
         work = attempts.workspace(self.chain.n)
         q = np.ascontiguousarray(q, dtype=float)
         converged = attempts.iterate(self._model, q, np.ascontiguousarray(target, dtype=float), work)[0]
-        return q.copy() if converged else work[6].copy()
+        return q.copy() if converged else work.following.copy()
 
     def _results(self, targets: np.ndarray, state: AttemptState) -> BatchResult:
         opts = self.options
