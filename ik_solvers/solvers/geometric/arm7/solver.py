@@ -80,7 +80,7 @@ class _Arm(NamedTuple):
 
 
 class Arm7Solver(GeometricSolver):
-    """Analytic IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
+    """Closed-form IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
 
     Args:
         chain: base → tip chain of an S-R-S arm (the tip may be a tool point after the wrist).
