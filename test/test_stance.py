@@ -102,7 +102,7 @@ def test_unreachable_com_gives_the_nearest_feasible_stance(solver):
     assert "out of reach" in result.message
     _assert_exact(solver, result, left, right)
     assert result.com_error == pytest.approx(np.hypot(*(result.com[:2] - target)))
-    assert result.com_error < _grid_best(solver, left, right, height, target) + 2e-3
+    assert result.com_error < _grid_best(solver, left, right, height, target) + 5e-3  # grid: 1 cm
 
 
 def _grid_best(solver, left, right, height, target) -> float:
