@@ -1,9 +1,7 @@
-"""WalkConfig: defaults, refusals, config/walk.yaml in step with it, and whole_body without ROS."""
+"""WalkConfig: defaults, refusals, and config/walk.yaml in step with it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
@@ -29,12 +27,3 @@ def test_unknown_or_bad_values_are_refused_by_name():
     with pytest.raises(ValueError, match="torso_height_ratio"):
         WalkConfig(torso_height_ratio=1.2)
     assert asdict(WalkConfig())["dt"] == 0.01 and WalkConfig().step_period == pytest.approx(0.65)
-
-
-def test_whole_body_imports_no_ros():
-    code = (
-        "import sys, ik_solvers.whole_body; "
-        "bad = [m for m in sys.modules if m.startswith(('rclpy', 'rcl_', 'geometry_msgs', 'sensor_msgs'))]; "
-        "sys.exit(f'ROS modules loaded: {bad}' if bad else 0)"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)

@@ -29,6 +29,7 @@ from ik_solvers.solvers.numeric.kernels.model import (
     I_SEED_ITERATIONS,
     P_ORIENTATION_TOLERANCE,
     P_POSITION_TOLERANCE,
+    named,
 )
 from ik_solvers.solvers.numeric.kernels.pose_error import pose_error
 from ik_solvers.solvers.numeric.kernels.steps import joint_step, project, step_workspace, wrap_angle
@@ -114,9 +115,12 @@ def iterate(model, q, target, work):
 def run_rounds(model, targets, seeds, restarts, state, which, rounds):
     """Up to ``rounds`` rounds for each target index in ``which`` that is not finished yet.
 
-    targets (N, 4, 4), seeds (N, n), restarts (R, n), state from :func:`new_state` (updated).
+    model: :func:`~.model.plain` of the :class:`~.model.KernelModel`. targets (N, 4, 4), seeds
+    (N, n), restarts (R, n), state: a plain tuple of the :class:`AttemptState` from
+    :func:`new_state` (updated in place).
     """
-    _run_rounds(model, targets, seeds, restarts, state, which, rounds, workspace(seeds.shape[1]))
+    work = workspace(seeds.shape[1])
+    _run_rounds(named(model), targets, seeds, restarts, AttemptState(*state), which, rounds, work)
 
 
 @borrowing
