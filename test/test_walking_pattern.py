@@ -166,3 +166,21 @@ def test_sizes_scale_with_the_robot():
     assert np.all(variant.max_step[:2] > packaged.max_step[:2])
     assert packaged.leg_length == pytest.approx(0.505)
     assert np.allclose(packaged.soles[0].size, (0.16, 0.08))
+
+
+def test_an_observed_com_is_steered_back_onto_the_zmp_reference():
+    generator = WalkingPatternGenerator(robot("packaged"))
+    generator.set_command(0.1, 0.0, 0.0)
+    for _ in range(300):
+        tick = generator.step()
+    generator.observe_com(tick.com + (0.01, -0.01), tick.com_velocity)
+    assert np.allclose(generator.controller.state[0], tick.com + (0.01, -0.01))
+    errors = [
+        np.linalg.norm(generator.step().zmp - generator.planner.zmp_reference(np.array([generator.time]))[0])
+    ]
+    for _ in range(300):
+        tick = generator.step()
+        errors.append(np.linalg.norm(tick.zmp - tick.zmp_reference))
+    assert max(errors[-100:]) <= ZMP_TRACKING_BOUND
+    with pytest.raises(ValueError, match="gain"):
+        generator.observe_com(tick.com, gain=2.0)
