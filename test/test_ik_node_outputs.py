@@ -59,10 +59,21 @@ def test_forward_controller_gets_every_joint_in_its_order(hw):
     measured_leg = np.clip(np.full(LEG.n, 0.1), LEG.lower, LEG.upper)
     target = ARM.fk(0.3 * (ARM.lower + ARM.upper))
     assert spin_until(hw.executor, lambda: hw.joint_states.get_subscription_count() > 0)
-    hw.joint_states.publish(JointState(name=list(LEG.joint_names), position=measured_leg.tolist()))
-    hw.spin(0.2)  # the measured state must arrive before the first command
-    hw.send_target("right_arm", target)
-    assert spin_until(hw.executor, lambda: bool(hw.arrays) and bool(hw.commands)), hw.output()
+    measured = JointState(name=list(LEG.joint_names), position=measured_leg.tolist())
+
+    def leg_part_is_measured() -> bool:
+        """Send the measured state and the target again until the array carries the measured leg.
+
+        The node reads the measured state and the target on two topics: which one it hears first
+        is not fixed, so the pair is resent rather than waiting a fixed time.
+        """
+        hw.joint_states.publish(measured)
+        hw.send_target("right_arm", target)
+        hw.spin(0.05)
+        return bool(hw.arrays) and bool(np.allclose(hw.arrays[-1].data[ARM.n :], measured_leg))
+
+    assert spin_until(hw.executor, leg_part_is_measured), hw.output()
+    assert spin_until(hw.executor, lambda: bool(hw.commands)), hw.output()
     array, command = np.array(hw.arrays[-1].data), hw.commands[-1]
     assert len(array) == len(CONTROLLER_JOINTS)
     np.testing.assert_allclose(array[: ARM.n], positions_of(command, ARM.joint_names[::-1]))
