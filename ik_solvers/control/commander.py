@@ -167,17 +167,20 @@ class Commander:
         return result if ok == result.success else _failed(result, "solver returned q outside the limits")
 
     def jump_refusal(self, limb: Limb, result: IKResult, seed: np.ndarray | None) -> str:
-        """Why ``result`` must not be commanded as a jump from ``seed`` (n,), or "" when it may.
+        """Why ``result`` must not be commanded as a jump, or "" when it may.
 
-        A jump: the solver says the solution does not continue the seed's branch, or a joint moves
-        more than ``max_joint_jump`` from the seed (continuous joints: the wrapped difference).
-        Nothing is a jump when ``allow_branch_switch`` is set or no seed is known.
+        A jump, measured against the limb's goal (the last solution it was sent to): a joint moves
+        more than ``max_joint_jump`` from it (continuous joints: the wrapped difference), or the
+        solve was seeded with that goal and the solver says the solution does not continue it.
+        Nothing is a jump when ``allow_branch_switch`` is set or the limb has no goal yet (its
+        first target is approached at the velocity limit from wherever it is).
         """
-        if self.allow_branch_switch or seed is None:
+        reference = limb.goal
+        if self.allow_branch_switch or reference is None:
             return ""
-        if not result.continuous:
-            return f"the solution leaves the seed's IK branch ({result.message})"
-        change = np.asarray(result.q, dtype=float) - seed
+        if not result.continuous and seed is reference:
+            return f"the solution leaves the IK branch of the current goal ({result.message})"
+        change = np.asarray(result.q, dtype=float) - reference
         turning = limb.chain.continuous
         change[turning] = (change[turning] + np.pi) % (2.0 * np.pi) - np.pi
         change = np.abs(change)
@@ -185,8 +188,8 @@ class Commander:
         if change[worst] <= self.max_joint_jump:
             return ""
         return (
-            f"joint '{limb.chain.joint_names[worst]}' would jump {change[worst]:.3g} from its current "
-            f"{seed[worst]:.3g}, more than max_joint_jump = {self.max_joint_jump:g} "
+            f"joint '{limb.chain.joint_names[worst]}' would jump {change[worst]:.3g} from its goal "
+            f"{reference[worst]:.3g}, more than max_joint_jump = {self.max_joint_jump:g} "
             "(set allow_branch_switch to command such solutions)"
         )
 

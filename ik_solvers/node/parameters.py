@@ -13,9 +13,10 @@ Parameters (all relative to the node; see README "Using the node"):
 - ``command_rate`` [Hz] (read-only): rate of the steps toward a goal the velocity limit holds back.
 - ``max_target_age`` [s]: targets stamped further than this from now (past or future) are
   refused; 0 accepts any stamp. Unstamped targets (stamp 0) are always accepted.
-- ``max_joint_jump`` [rad or m]: a solution that moves a joint further than this from the seed
-  (the measured state, else the last goal), or that the solver reports as not continuing the
-  seed's branch, is not commanded: the limb holds, the diagnostics count it, the log says why.
+- ``max_joint_jump`` [rad or m]: a solution that moves a joint further than this from the limb's
+  current goal (the last solution it was sent to), or that the solver, seeded with that goal,
+  reports as not continuing its branch, is not commanded: the limb holds, the diagnostics count
+  it, the log says why. A limb's first target is not judged.
 - ``allow_branch_switch`` (bool, default false): command such solutions anyway (approached at the
   velocity limit).
 - ``ros2_control.controller`` (read-only): a forward command controller's name; when set, commands
