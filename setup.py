@@ -46,6 +46,7 @@ setup(
             "ik_demo = ik_solvers.ros.demo:main",
             "ik_node = ik_solvers.ros.ik_node:main",
             "sim_node = ik_solvers.ros.sim_node:main",
+            "walk_node = ik_solvers.walk.walk_node:main",
         ],
     },
 )

@@ -45,7 +45,7 @@ class WholeBodyInterface:
     Args:
         node: the ik_node (topics are created on it, relative to its namespace).
         commander: the node's commander (limbs, measured and commanded joint positions).
-        accept: called with {limb: goal (n,) [rad]} and the target's stamp (None: unstamped);
+        accept: called with [(limb, goal (n,) [rad])] and the target's stamp (None: unstamped);
             shapes and publishes the commands.
         refuse: called with a refusal's reason (logged and counted by the node).
     """
@@ -54,7 +54,7 @@ class WholeBodyInterface:
         self,
         node: Node,
         commander: Commander,
-        accept: Callable[[dict[Limb, np.ndarray], object], None],
+        accept: Callable[[list[tuple[Limb, np.ndarray]], object], None],
         refuse: Callable[[str], None],
     ) -> None:
         self.commander, self.accept, self.refuse = commander, accept, refuse
@@ -95,7 +95,7 @@ class WholeBodyInterface:
             self.refuse(f"whole-body target: no stance, holding the last command: {result.message}")
             return
         half = len(result.q) // 2
-        goals = {self.legs[0]: result.q[:half], self.legs[1]: result.q[half:]}
+        goals = [(self.legs[0], result.q[:half]), (self.legs[1], result.q[half:])]
         stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
         self.accept(goals, stamp)
         self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
