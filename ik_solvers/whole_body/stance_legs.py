@@ -55,17 +55,23 @@ class LegPair:
         soles = 0.5 * (self._soles[0][:2, 3] + self._soles[1][:2, 3])
         return soles - (rotation @ self._hips.mean(axis=0))[:2]
 
-    def solve(self, torso: np.ndarray, q: np.ndarray) -> tuple[bool, np.ndarray]:
-        """Both legs for the torso's world pose (4, 4); their joints written into the full q.
-
-        Returns (both exact and in limits, the legs' q (12,)); :attr:`message` says why not.
-        """
+    def targets(self, torso: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both soles (4, 4) in the frame of the torso at world pose ``torso`` (4, 4)."""
         inverse = np.eye(4)
         inverse[:3, :3] = torso[:3, :3].T
         inverse[:3, 3] = -inverse[:3, :3] @ torso[:3, 3]
+        return inverse @ self._soles[0], inverse @ self._soles[1]
+
+    def solve(self, torso: np.ndarray, q: np.ndarray) -> tuple[bool, np.ndarray]:
+        """Both legs for the torso's world pose (4, 4); their joints written into the full q.
+
+        Returns (both exact and in limits, the legs' q (12,)); :attr:`message` says why not,
+        :attr:`last_targets` holds the soles in the torso frame.
+        """
         ok, parts, self.message = True, [], ""
-        for solver, sole, seed in zip(self.solvers, self._soles, self._seeds):
-            result = solver.solve(inverse @ sole, seed=seed)
+        self.last_targets = self.targets(torso)
+        for solver, target, seed in zip(self.solvers, self.last_targets, self._seeds):
+            result = solver.solve(target, seed=seed)
             parts.append(result.q)
             if not result.success:
                 ok, self.message = False, f"{solver.chain.tip_link}: {result.message}"
@@ -74,29 +80,38 @@ class LegPair:
         self._q = q
         return ok, legs
 
-    def com_local(self, legs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def com_local(self) -> tuple[np.ndarray, np.ndarray]:
         """CoM (3,) and its joint Jacobian (3, n) in the torso frame at the last solved q."""
         com, jacobian = self._com_buffers
         self.com.local_single(self._q, com, jacobian)
         return com.copy(), jacobian[:, self.columns].copy()
 
-    def com_derivative(self, legs: np.ndarray, rotation: np.ndarray, com_jacobian: np.ndarray) -> np.ndarray:
-        """(2, 2) derivative of the CoM's world x, y by the torso's world x, y, soles held fixed.
+    def linearise(
+        self, legs: np.ndarray, rotation: np.ndarray, com_jacobian: np.ndarray
+    ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """First-order model of the CoM at the legs' q (12,), soles held fixed in the world.
 
-        ``com_jacobian``: (3, 12) the CoM's Jacobian by the leg joints, torso frame.
+        Args:
+            rotation: (3, 3) the torso in the world. com_jacobian: (3, 12) the CoM's Jacobian by
+                the leg joints, torso frame.
+        Returns:
+            (2, 2) derivative of the CoM's world x, y by the torso's world x, y; per leg (3, 6),
+            the CoM's motion in the torso frame per sole twist (linear; angular) in the torso frame.
         """
         motion = np.zeros((6, 2))
         motion[:3] = -rotation.T[:, :2]  # the soles move by -Rᵀ dp in the torso frame
-        total, start = IDENTITY_COLUMNS.copy(), 0
+        total, start, sensitivities = IDENTITY_COLUMNS.copy(), 0, []
         for chain, size in zip(self.chains, self.sizes):
             jacobian = chain.jacobian(legs[start : start + size])
             try:
-                dq = np.linalg.solve(jacobian, motion)
+                inverse = np.linalg.inv(jacobian)
             except np.linalg.LinAlgError:  # a stretched knee: least squares
-                dq = np.linalg.lstsq(jacobian, motion, rcond=None)[0]
-            total += rotation @ (com_jacobian[:, start : start + size] @ dq)
+                inverse = np.linalg.pinv(jacobian)
+            sensitivity = com_jacobian[:, start : start + size] @ inverse
+            sensitivities.append(sensitivity)
+            total += rotation @ (sensitivity @ motion)
             start += size
-        return total[:2]
+        return total[:2], tuple(sensitivities)
 
 
 def _hip_point(chain) -> np.ndarray:
