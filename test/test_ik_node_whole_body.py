@@ -17,8 +17,8 @@ pytest.importorskip("rclpy")
 from geometry_msgs.msg import PoseStamped
 
 from ik_solvers import RobotModel
+from ik_solvers.node.messages import pose_to_matrix
 from ik_solvers.resources import package_share_path
-from ik_solvers.ros.messages import pose_to_matrix
 from ik_solvers.walk.messages import pose_message
 from ik_solvers.whole_body import CenterOfMass
 from ik_solvers_interfaces.msg import WholeBodyTarget

@@ -24,9 +24,9 @@ import numpy as np
 from geometry_msgs.msg import PoseStamped
 from rclpy.node import Node
 
-from ik_solvers.ros import messages
-from ik_solvers.ros.commander import Commander, Limb
-from ik_solvers.ros.messages import MessageError
+from ik_solvers.control.commander import Commander, Limb
+from ik_solvers.node import messages
+from ik_solvers.node.messages import MessageError
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers.whole_body import StanceSolver
 from ik_solvers_interfaces.msg import WholeBodyTarget
