@@ -23,7 +23,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from ik_solvers.model import RobotModel
-from ik_solvers.solvers.base import InvalidTargetError, check_targets
+from ik_solvers.solvers.checks import check_targets
+from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.whole_body.center_of_mass import CenterOfMass
 from ik_solvers.whole_body.sole import SoleGeometry, sole_geometry
 from ik_solvers.whole_body.stance_legs import LegPair
