@@ -33,7 +33,7 @@ def demo(tmp_path_factory):
     output = tmp_path_factory.mktemp("demo")
     runner = ProcessRunner(log_dir=output)
     process = runner.start_console_script(
-        "ik_demo", "--duration", str(DURATION), "--output", str(output / "out")
+        "ik_demo", "--fixed-base", "--duration", str(DURATION), "--output", str(output / "out")
     )
     try:
         process.wait(timeout=RUN_TIMEOUT)
