@@ -8,11 +8,10 @@ checked in ``test_walk_offline.py`` on the library and simulator loop.
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
 
 import pytest
+from demo_runner import run_demo
 
 pytest.importorskip("rclpy")
 pytest.importorskip("mujoco")
@@ -35,21 +34,7 @@ WALK_KEYS = {
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """Run the free-standing ``ik_demo`` once; (exit code, printed output, results.json, folder)."""
-    from ros_helpers import ProcessRunner
-
-    output = tmp_path_factory.mktemp("demo_walk")
-    runner = ProcessRunner(log_dir=output)
-    process = runner.start_console_script(
-        "ik_demo", "--duration", str(ARM_DURATION), "--output", str(output / "out")
-    )
-    try:
-        process.wait(timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        runner.stop_all()
-    printed = runner.output(process)
-    results_file = output / "out" / "results.json"
-    results = json.loads(results_file.read_text()) if results_file.is_file() else {}
-    return process.returncode, printed, results, output / "out"
+    return run_demo(tmp_path_factory.mktemp("demo_walk"), RUN_TIMEOUT, "--duration", str(ARM_DURATION))
 
 
 def test_demo_finishes_and_prints_the_walking_table(demo):
