@@ -7,7 +7,8 @@ Cases, each on the packaged humanoid (and ``--urdf`` another):
   before each (no warm start);
 - unreachable: a CoM target 0.5 m ahead (the nearest feasible stance is searched for).
 And the leg solver's own seeded single solve, which each leg-solve round calls twice.
-Medians over all solves [µs]; this machine is shared and noisy. Run: ``python bench/stance_bench.py``.
+Medians over all solves [µs], wall time and this thread's CPU time (which other processes' load
+on the shared cores does not inflate); this machine is shared and noisy. Run: ``python bench/stance_bench.py``.
 """
 
 from __future__ import annotations
@@ -32,19 +33,25 @@ def sole(x: float, y: float, yaw: float = 0.0) -> np.ndarray:
     return pose
 
 
+CPU_TIMES: list[float] = []  # [s] this thread's CPU time of each timed call, in order
+
+
 def timed(call, *args, **kwargs) -> tuple[float, object]:
-    """Wall time [s] of ``call(*args, **kwargs)`` and its result."""
-    start = time.perf_counter()
+    """Wall time [s] of ``call(*args, **kwargs)`` and its result (its CPU time goes to CPU_TIMES)."""
+    start, start_cpu = time.perf_counter(), time.thread_time()
     result = call(*args, **kwargs)
+    CPU_TIMES.append(time.thread_time() - start_cpu)
     return time.perf_counter() - start, result
 
 
 def summary(name: str, seconds: list[float], results: list) -> None:
     micro = np.array(seconds) * 1e6
+    cpu = np.array(CPU_TIMES[-len(seconds) :]) * 1e6
     rounds = [r.iterations for r in results]
     solved = np.mean([r.success for r in results]) * 100.0
     print(
-        f"{name:<12} median {statistics.median(micro):7.1f} µs   p90 {np.percentile(micro, 90):7.1f} µs   "
+        f"{name:<12} median {statistics.median(micro):7.1f} µs (CPU {statistics.median(cpu):6.1f})   "
+        f"p90 {np.percentile(micro, 90):7.1f} µs   "
         f"rounds median {statistics.median(rounds):.0f}   solved {solved:5.1f} %   ({len(micro)} solves)"
     )
 
@@ -71,6 +78,7 @@ def bench_model(name: str, model: RobotModel) -> None:
         seconds.append(took)
         results.append(result)
     summary("tracking", seconds, results)
+    tracking = statistics.median(seconds)
     rng = np.random.default_rng(0)
     seconds, results = [], []
     for _ in range(500):
@@ -93,9 +101,9 @@ def bench_model(name: str, model: RobotModel) -> None:
     target = np.linalg.inv(good.torso_pose) @ left
     leg_solver, seed = solver.legs.solvers[0], good.q[:6]
     leg_seconds = [timed(leg_solver.solve, target, seed=seed)[0] for _ in range(3000)]
-    print(
-        f"{'leg solve':<12} median {statistics.median(leg_seconds) * 1e6:7.1f} µs (one leg, seeded; 2 per round)"
-    )
+    leg = statistics.median(leg_seconds)
+    print(f"{'leg solve':<12} median {leg * 1e6:7.1f} µs (one leg, seeded; 2 per round)")
+    print(f"tracking stance solve = {tracking / leg:.1f} leg solves (a ratio the machine's load moves less)")
 
 
 def main() -> None:

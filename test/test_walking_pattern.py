@@ -21,14 +21,12 @@ ZMP_TRACKING_BOUND = 0.01  # [m] cart-table ZMP vs reference (measured: about 5 
 
 @pytest.fixture(scope="module", params=["packaged", "variant"])
 def walks(request):
-    """One walk per segment kind on this robot, through the stance solve; (generator, walk) each."""
+    """The demo's walk on this robot, through the stance solve: forward, turn, sidestep, each from
+    standing to standing, one after the other; (generator, walk) per part."""
     model = robot(request.param)
     stance = StanceSolver(model)
-    found = {}
-    for name, segments in SEGMENTS.items():
-        generator = WalkingPatternGenerator(model, stance=stance)
-        found[name] = (generator, drive(generator, segments, stance))
-    return found
+    generator = WalkingPatternGenerator(model, stance=stance)
+    return {name: (generator, drive(generator, segments, stance)) for name, segments in SEGMENTS.items()}
 
 
 def _sole_corners(generator, tick, side: str) -> np.ndarray:
@@ -87,13 +85,19 @@ def test_walks_start_and_stop_in_double_support(walks, kind):
     assert np.linalg.norm(last.com - last.zmp_reference) <= 1e-3 and np.linalg.norm(last.com_velocity) <= 1e-3
 
 
+def _moved(walk) -> np.ndarray:
+    """(forward, leftward) displacement [m] between the soles' midpoints, in the starting heading."""
+    first, last = walk.ticks[0], walk.ticks[-1]
+    c, s = np.cos(first.torso_yaw), np.sin(first.torso_yaw)
+    dx, dy = midpoint(last) - midpoint(first)
+    return np.array([c * dx + s * dy, -s * dx + c * dy])
+
+
 def test_walks_cover_what_was_commanded(walks):
-    _, forward = walks["forward"]
-    assert midpoint(forward.ticks[-1])[0] - midpoint(forward.ticks[0])[0] == pytest.approx(1.0, rel=0.1)
+    assert _moved(walks["forward"][1]) == pytest.approx((1.0, 0.0), rel=0.1, abs=1e-3)
     _, turn = walks["turn"]
     assert wrap_angle(turn.ticks[-1].torso_yaw - turn.ticks[0].torso_yaw) == pytest.approx(np.pi / 2, rel=0.1)
-    _, side = walks["sidestep"]
-    assert midpoint(side.ticks[-1])[1] - midpoint(side.ticks[0])[1] == pytest.approx(0.3, rel=0.1)
+    assert _moved(walks["sidestep"][1]) == pytest.approx((0.0, 0.3), rel=0.1, abs=1e-3)
 
 
 @pytest.mark.parametrize("kind", list(SEGMENTS))
@@ -162,3 +166,21 @@ def test_sizes_scale_with_the_robot():
     assert np.all(variant.max_step[:2] > packaged.max_step[:2])
     assert packaged.leg_length == pytest.approx(0.505)
     assert np.allclose(packaged.soles[0].size, (0.16, 0.08))
+
+
+def test_an_observed_com_is_steered_back_onto_the_zmp_reference():
+    generator = WalkingPatternGenerator(robot("packaged"))
+    generator.set_command(0.1, 0.0, 0.0)
+    for _ in range(300):
+        tick = generator.step()
+    generator.observe_com(tick.com + (0.01, -0.01), tick.com_velocity)
+    assert np.allclose(generator.controller.state[0], tick.com + (0.01, -0.01))
+    errors = [
+        np.linalg.norm(generator.step().zmp - generator.planner.zmp_reference(np.array([generator.time]))[0])
+    ]
+    for _ in range(300):
+        tick = generator.step()
+        errors.append(np.linalg.norm(tick.zmp - tick.zmp_reference))
+    assert max(errors[-100:]) <= ZMP_TRACKING_BOUND
+    with pytest.raises(ValueError, match="gain"):
+        generator.observe_com(tick.com, gain=2.0)

@@ -126,7 +126,7 @@ class StanceSearch:
         for sensitivity, old, new in zip(last.sensitivities, before.targets, targets):
             local += sensitivity @ _twist(old, new)
         miss = self.target - before.p - (self.rotation @ local)[:2]
-        return before.p + np.linalg.solve(last.derivative, miss)
+        return before.p + _solve2(last.derivative, miss)
 
     def _evaluate(self, p: np.ndarray) -> Candidate | None:
         """Both legs at torso position p; the candidate, or None where a leg fails."""
@@ -150,7 +150,7 @@ class StanceSearch:
         return self.linearised
 
     def _newton_step(self) -> np.ndarray:
-        return -np.linalg.solve(self._linearise().derivative, self.best.com[:2] - self.target)
+        return -_solve2(self._linearise().derivative, self.best.com[:2] - self.target)
 
     def _slide(self) -> np.ndarray | None:
         """A step along x or y alone (the Newton step's part, halved), if one lowers the error."""
@@ -208,3 +208,12 @@ def _twist(old: np.ndarray, new: np.ndarray) -> np.ndarray:
     turn = new[:3, :3] @ old[:3, :3].T
     angular = 0.5 * np.array([turn[2, 1] - turn[1, 2], turn[0, 2] - turn[2, 0], turn[1, 0] - turn[0, 1]])
     return np.concatenate([new[:3, 3] - old[:3, 3], angular])
+
+
+def _solve2(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """x with matrix (2, 2) @ x = vector (2,), by Cramer's rule (numpy's solver costs 10x more
+    at this size); the derivative is near the identity, never singular in practice."""
+    (a, b), (c, d) = matrix.tolist()
+    u, v = vector.tolist()
+    determinant = a * d - b * c
+    return np.array([(d * u - b * v) / determinant, (a * v - c * u) / determinant])

@@ -33,7 +33,6 @@ class WalkConfig:
         reach_ratio: forward and lateral step limits, fractions of the leg's horizontal reach at
             the walking height.
         max_step_yaw: turn of one step [rad], also at most half the hip yaw range.
-        foot_clearance: the smallest gap between the soles' inner edges [m] (lateral steps).
     """
 
     dt: float = 0.01
@@ -48,7 +47,6 @@ class WalkConfig:
     step_height_ratio: float = 0.08
     reach_ratio: float = 0.35
     max_step_yaw: float = 0.4
-    foot_clearance: float = 0.02
 
     def __post_init__(self) -> None:
         for item in fields(self):

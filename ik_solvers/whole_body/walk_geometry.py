@@ -33,7 +33,6 @@ class WalkGeometry:
         step_height: swing foot lift [m].
         max_step: (3,) largest step: forward distance between the soles, extra lateral
             separation, turn [m, m, rad].
-        min_separation: smallest lateral distance between the sole frames [m].
     """
 
     soles: tuple[SoleGeometry, SoleGeometry]
@@ -44,7 +43,6 @@ class WalkGeometry:
     com_height: float
     step_height: float
     max_step: np.ndarray
-    min_separation: float
 
     @classmethod
     def from_model(
@@ -75,7 +73,6 @@ class WalkGeometry:
             ]
         )
         separation = float(left_sole[1, 3] - right_sole[1, 3])
-        min_separation = 0.5 * (stance.soles[0].size[1] + stance.soles[1].size[1]) + config.foot_clearance
         com_height = _com_height(stance, separation, torso_height)
         return cls(
             stance.soles,
@@ -86,7 +83,6 @@ class WalkGeometry:
             com_height,
             config.step_height_ratio * leg_length,
             max_step,
-            min(min_separation, separation),
         )
 
 

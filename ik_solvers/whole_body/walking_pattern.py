@@ -122,6 +122,30 @@ class WalkingPatternGenerator:
             raise ValueError(f"velocity command {command.tolist()}: finite numbers are required")
         return self.planner.set_command(command, self.time, self._horizon())
 
+    def observe_com(
+        self, position: np.ndarray, velocity: np.ndarray | None = None, gain: float = 1.0
+    ) -> None:
+        """Pull the pattern's CoM state towards a measured one (closing the loop on a base pose or
+        an IMU-based estimate): position (2,) [m] and velocity (2,) [m/s] in the world, each moved
+        by ``gain`` (0..1) of the difference. The preview controller then steers from there back
+        onto the ZMP reference.
+
+        Raises:
+            ValueError: non-finite numbers, wrong shapes or a gain outside [0, 1].
+        """
+        state = self.controller.state
+        position = np.asarray(position, dtype=float)
+        velocity = state[1] if velocity is None else np.asarray(velocity, dtype=float)
+        if position.shape != (2,) or velocity.shape != (2,) or not 0.0 <= gain <= 1.0:
+            raise ValueError(
+                f"observe_com takes position (2,) [m], velocity (2,) [m/s] and gain in [0, 1]; got shapes "
+                f"{position.shape}, {velocity.shape} and gain {gain}"
+            )
+        if not (np.all(np.isfinite(position)) and np.all(np.isfinite(velocity))):
+            raise ValueError("observe_com: position and velocity must be finite")
+        state[0] += gain * (position - state[0])
+        state[1] += gain * (velocity - state[1])
+
     def footsteps(self) -> list[Footstep]:
         """Every swing so far and planned (for figures)."""
         return self.planner.footsteps()
