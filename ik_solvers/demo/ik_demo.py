@@ -37,6 +37,7 @@ LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
+ARMS_DURATION = 16.0  # [s] of arm motion after the walk: the whole demo stays under three minutes
 JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
@@ -46,8 +47,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--duration",
         type=float,
-        default=DEFAULT_DURATION,
-        help="seconds of motion (two phases)",
+        default=None,
+        help=f"seconds of motion, two phases ({DEFAULT_DURATION:g}; free-standing: {ARMS_DURATION:g} of arm motion)",
     )
     parser.add_argument(
         "--quick",
@@ -73,6 +74,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="another humanoid of the same joint structure (default: packaged)",
     )
     options = parser.parse_args(argv)
+    if options.duration is None:
+        options.duration = DEFAULT_DURATION if options.fixed_base else ARMS_DURATION
     if options.quick:
         options.duration = QUICK_DURATION
     if not (options.duration >= 4.0 and options.rate > 0):
