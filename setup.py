@@ -46,6 +46,7 @@ setup(
             "ik_demo = ik_solvers.demo.ik_demo:main",
             "ik_node = ik_solvers.node.ik_node:main",
             "sim_node = ik_solvers.sim.sim_node:main",
+            "walk_node = ik_solvers.walk.walk_node:main",
         ],
     },
 )

@@ -5,11 +5,11 @@ One demo run (module fixture, ~25 s) feeds every test here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from demo_runner import run_demo
 
 pytest.importorskip("rclpy")
 pytest.importorskip("mujoco")
@@ -26,23 +26,7 @@ CHAINS = ("left_leg", "right_leg", "left_arm", "right_arm")
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """Run ``ik_demo --duration 10`` once; (exit code, printed output, results.json, output folder)."""
-    import subprocess
-
-    from ros_helpers import ProcessRunner
-
-    output = tmp_path_factory.mktemp("demo")
-    runner = ProcessRunner(log_dir=output)
-    process = runner.start_console_script(
-        "ik_demo", "--duration", str(DURATION), "--output", str(output / "out")
-    )
-    try:
-        process.wait(timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        runner.stop_all()
-    printed = runner.output(process)
-    results_file = output / "out" / "results.json"
-    results = json.loads(results_file.read_text()) if results_file.is_file() else {}
-    return process.returncode, printed, results, output / "out"
+    return run_demo(tmp_path_factory.mktemp("demo"), RUN_TIMEOUT, "--fixed-base", "--duration", str(DURATION))
 
 
 def test_demo_finishes_and_prints_the_table(demo):

@@ -1,10 +1,14 @@
 """ik_demo: the simulated humanoid driven by the IK node, end to end over real DDS.
 
-Starts ``sim_node`` (MuJoCo) and ``ik_node`` as child processes and runs a target generator in
-this process. The legs squat, then step in place; both arms trace circles with an elbow-down pole
-on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
+By default the robot stands free on the floor, balances, walks, turns and sidesteps through
+``walk_node`` and ik_node's whole-body interface, then moves its arms
+(:mod:`ik_solvers.demo.free_standing`). With ``--fixed-base``: starts ``sim_node`` (MuJoCo) and
+``ik_node`` as child processes and runs a target generator in this process; the torso hangs just
+above the floor, the legs squat, then step in place; both arms trace circles with an elbow-down
+pole on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
 end it prints a results table per chain and writes PNG figures (and ``results.json``) to the
-output folder. Run with ``make demo`` or ``ik_demo [--duration S | --quick] [--output DIR]``.
+output folder. Run with ``make demo`` or
+``ik_demo [--fixed-base] [--urdf FILE] [--duration S | --quick] [--output DIR]``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ik_solvers import Chain, RobotModel
+from ik_solvers.demo import free_standing
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
@@ -32,6 +37,7 @@ LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
+ARMS_DURATION = 16.0  # [s] of arm motion after the walk: the whole demo stays under three minutes
 JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
@@ -41,8 +47,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--duration",
         type=float,
-        default=DEFAULT_DURATION,
-        help="seconds of motion (two phases)",
+        default=None,
+        help=f"seconds of motion, two phases ({DEFAULT_DURATION:g}; free-standing: {ARMS_DURATION:g} of arm motion)",
     )
     parser.add_argument(
         "--quick",
@@ -57,11 +63,19 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--rate", type=float, default=50.0, help="target rate per chain [Hz]")
     parser.add_argument(
-        "--floating-base",
+        "--fixed-base",
         action="store_true",
-        help="stand on the floor instead of a torso held just above it (no balance control: it may topple)",
+        help="the torso held just above the floor, legs and arms moved chain by chain (no walking)",
+    )
+    parser.add_argument(
+        "--urdf",
+        type=Path,
+        default=None,
+        help="another humanoid of the same joint structure (default: packaged)",
     )
     options = parser.parse_args(argv)
+    if options.duration is None:
+        options.duration = DEFAULT_DURATION if options.fixed_base else ARMS_DURATION
     if options.quick:
         options.duration = QUICK_DURATION
     if not (options.duration >= 4.0 and options.rate > 0):
@@ -100,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises
     os.environ.pop("ROS_STATIC_PEERS", None)
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
-    urdf = package_share_path("urdf", "humanoid.urdf").read_text()
+    urdf = (options.urdf or package_share_path("urdf", "humanoid.urdf")).read_text()
+    if not options.fixed_base:
+        options.chains = CHAINS
+        return free_standing.run(options, urdf, ik_node_arguments(), IK_NODE, table_rows)
     model = RobotModel.from_urdf_string(urdf)
     chains = {name: model.chain(base, tip) for name, (base, tip) in CHAINS.items()}
     trajectories = DemoTrajectories(
@@ -109,15 +126,16 @@ def main(argv: list[str] | None = None) -> int:
         {n: chains[n] for n in ARMS},
         phase=options.duration / 2,
     )
-    servo = ServoConfig(floating_base=options.floating_base, base_height=hover_height(chains))
+    servo = ServoConfig(floating_base=False, base_height=hover_height(chains))
     children = Children(output / "logs")
     print(
         f"ik_demo: {options.duration:g} s of motion; figures and logs go to {output}",
         flush=True,
     )
     try:
-        children.start("sim_node", "--ros-args", *sim_parameters(servo))
-        children.start(IK_NODE, *ik_node_arguments())
+        robot = ["--params-file", str(free_standing.parameter_file(urdf, output / "logs"))]
+        children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo))
+        children.start(IK_NODE, *ik_node_arguments(), *robot)
         run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
     except (RuntimeError, TimeoutError) as error:
         print(f"ik_demo: failed: {error}", file=sys.stderr)
@@ -137,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
 def table_rows(run, trajectories: DemoTrajectories) -> list[ChainMetrics]:
     """Legs over the whole motion; arms once per solver."""
     end, switch = trajectories.duration, run.switch_time or trajectories.phase
-    segments = [Segment(name, "geometric", 0.0, end) for name in LEGS]
+    segments = [Segment(name, "geometric", 0.0, end) for name in LEGS if name in run.recording.chains]
     for name in ARMS:
         segments += [
             Segment(name, "geometric", 0.0, switch),

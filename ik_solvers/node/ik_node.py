@@ -37,6 +37,7 @@ from ik_solvers.node.parameters import (
     solver_option_of_parameter,
 )
 from ik_solvers.node.service import SolveIKHandler
+from ik_solvers.node.whole_body import WholeBodyInterface
 from ik_solvers.solvers import IKError
 
 # Targets stay at depth 1 (LATEST_ONLY): a deeper queue recovers targets a stalled sender delivers
@@ -79,6 +80,7 @@ class IKNode(Node):
         self.create_service(self.service.srv_type, "solve_ik", self.service.handle)
         self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
+        self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
 
     def on_target(self, limb: Limb, message: PoseStamped) -> None:
         """Solve for a new target of ``limb``; publish the shaped command when it succeeds."""
@@ -121,6 +123,12 @@ class IKNode(Node):
         """Make ``q`` the limb's goal and publish the first step toward it."""
         limb.goal = np.asarray(q, dtype=float)
         self._advance([limb], stamp)
+
+    def accept_goals(self, goals: list[tuple[Limb, np.ndarray]], stamp=None) -> None:
+        """Make each ``q`` its limb's goal and publish one command stepping toward all of them."""
+        for limb, q in goals:
+            limb.goal = np.asarray(q, dtype=float)
+        self._advance([limb for limb, _ in goals], stamp)
 
     def on_command_timer(self) -> None:
         """Keep stepping limbs whose goal the velocity limit has not let them reach yet."""

@@ -7,9 +7,20 @@ turns revolute joints into hinges with their limits; this module adds
 - one position actuator per movable joint: stiffness ``kp = effort / saturation_error`` [N m/rad]
   so that a joint saturates at its URDF effort limit when it is ``saturation_error`` [rad] off
   target; damping by ``damping_ratio`` (1 = critically damped about the joint's own inertia);
-  force limited to ``effort_scale`` times the URDF effort limit,
+  force limited to ``effort_scale`` times the URDF effort limit; an armature (reflected rotor
+  inertia) per joint chosen from the model and the timestep so that the servos integrate stably
+  (:mod:`ik_solvers.sim.servo_tuning`),
+- sole contact: the URDF collision boxes against the floor plane, Coulomb friction ``FLOOR_FRICTION``
+  (sliding 1.0, rubber sole on a hard floor; torsional 5 mm; rolling 0.1 mm), elliptic friction
+  cones with ``impratio`` 10 (sticking soles do not creep), MuJoCo's default soft contact
+  (``solref`` 0.02 s time constant, critically damped: a few mm of penetration under load),
+- an IMU site at the root link's origin with a gyro, an accelerometer and its orientation,
 - fixed base (the root link welded ``base_height`` [m] above the floor) or floating base (a free
   joint: the robot stands on its feet, lowered until its lowest geometry touches the floor).
+
+Every :meth:`MujocoRobot.step` checks the run (:mod:`ik_solvers.sim.stability`) and raises
+:class:`~ik_solvers.sim.stability.UnstableSimulation` with the reason instead of letting MuJoCo
+reset a blown-up state silently.
 
 It imports without ROS. Units: metres, radians, seconds, N m.
 """
@@ -23,9 +34,17 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from ik_solvers.sim.servo_tuning import effective_inertias, stabilising_armature
+from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
+
 FREE_JOINT = "floating_base"
 SIM_ROOT = "sim_world"
 FLOOR_FRICTION = (1.0, 0.005, 0.0001)
+IMPRATIO = 10.0  # friction-to-normal impedance ratio of the elliptic cones (less slip)
+__all__ = ["MujocoRobot", "ServoConfig", "UnstableSimulation", "build_spec"]
+
+IMU_SITE = "imu"
+CHECK_STEPS = 10  # physics steps between two stability checks
 
 
 @dataclass(frozen=True)
@@ -40,6 +59,8 @@ class ServoConfig:
         base_height: [m] height of the fixed root above the floor (fixed base only).
         self_collision: whether the robot's links collide with each other (always with the floor).
         timestep: [s] physics step.
+        armature: [kg m^2] reflected rotor inertia added to every joint; None: the smallest that
+            keeps each servo stable at ``timestep`` (see :mod:`ik_solvers.sim.servo_tuning`).
     """
 
     saturation_error: float = 0.02
@@ -49,6 +70,7 @@ class ServoConfig:
     base_height: float = 1.0
     self_collision: bool = False
     timestep: float = 0.002
+    armature: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("saturation_error", "effort_scale", "timestep"):
@@ -57,6 +79,10 @@ class ServoConfig:
                 raise ValueError(f"{name} must be a positive finite number, got {value}")
         if not (math.isfinite(self.damping_ratio) and self.damping_ratio >= 0.0):
             raise ValueError(f"damping_ratio must be finite and >= 0, got {self.damping_ratio}")
+        if self.armature is not None and not (math.isfinite(self.armature) and self.armature >= 0.0):
+            raise ValueError(
+                f"armature must be None (from the model) or finite and >= 0, got {self.armature}"
+            )
 
 
 def _with_root_joint(urdf_xml: str, config: ServoConfig) -> str:
@@ -95,6 +121,8 @@ def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.timestep = config.timestep
     spec.option.gravity = (0.0, 0.0, -9.81)
+    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    spec.option.impratio = IMPRATIO
     floor = spec.worldbody.add_geom()
     floor.name, floor.type, floor.size = "floor", mujoco.mjtGeom.mjGEOM_PLANE, (0.0, 0.0, 0.05)
     floor.friction = FLOOR_FRICTION
@@ -104,10 +132,41 @@ def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
             geom.contype, geom.conaffinity = (0, 1) if geom.name == "floor" else (1, 0)
     light = spec.worldbody.add_light()
     light.pos, light.dir = (0.0, 0.0, 3.0), (0.0, 0.0, -1.0)
-    for joint in spec.joints:
-        if joint.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
-            _add_servo(spec, joint, config)
+    servoed = [j for j in spec.joints if j.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
+    for joint in servoed:
+        _add_servo(spec, joint, config)
+    _add_imu(spec, _root_link(urdf_xml))
+    _set_armature(spec, servoed, config)
     return spec
+
+
+def _add_imu(spec: mujoco.MjSpec, root: str) -> None:
+    """An IMU site at the root link's origin: orientation, gyro and accelerometer sensors."""
+    site = spec.body(root).add_site()
+    site.name = IMU_SITE
+    for kind, name in (
+        (mujoco.mjtSensor.mjSENS_FRAMEQUAT, "imu_orientation"),
+        (mujoco.mjtSensor.mjSENS_GYRO, "imu_gyro"),
+        (mujoco.mjtSensor.mjSENS_ACCELEROMETER, "imu_accelerometer"),
+    ):
+        sensor = spec.add_sensor()
+        sensor.name, sensor.type, sensor.objname = name, kind, IMU_SITE
+        sensor.objtype = mujoco.mjtObj.mjOBJ_SITE
+
+
+def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> None:
+    """Each servoed joint's armature: ``config.armature``, or the stabilising one from the model."""
+    if config.armature is not None:
+        for joint in joints:
+            joint.armature = config.armature
+        return
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    dofs = np.array([model.jnt_dofadr[model.joint(j.name).id] for j in joints])
+    stiffness = np.array([float(model.actuator(j.name).gainprm[0]) for j in joints])
+    added = stabilising_armature(stiffness, effective_inertias(model, data, dofs), config.timestep)
+    for joint, armature in zip(joints, added):
+        joint.armature = float(joint.armature) + float(armature)
 
 
 def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig) -> None:
@@ -143,6 +202,7 @@ class MujocoRobot:
         self.lower = self.model.jnt_range[joint_ids, 0].copy()
         self.upper = self.model.jnt_range[joint_ids, 1].copy()
         self._index = {name: i for i, name in enumerate(self.joint_names)}
+        self.monitor = StabilityMonitor(self.model, self.data)
         self.reset(np.clip(np.zeros(len(self.joint_names)), self.lower, self.upper))
 
     @property
@@ -164,6 +224,7 @@ class MujocoRobot:
         elif self.config.floating_base:
             self._place_on_floor()
         mujoco.mj_forward(self.model, self.data)
+        self.monitor.reset()
 
     def _place_on_floor(self) -> None:
         """Shift the free joint's height so that the lowest robot geometry touches z = 0."""
@@ -187,8 +248,30 @@ class MujocoRobot:
         return unknown
 
     def step(self, count: int = 1) -> None:
-        """Advance the physics by ``count`` time steps."""
-        mujoco.mj_step(self.model, self.data, nstep=count)
+        """Advance the physics by ``count`` time steps, checking the run every CHECK_STEPS.
+
+        Raises:
+            UnstableSimulation: the physics diverged (the message says how and what to change).
+        """
+        hint = (
+            f"try a smaller timestep (now {self.config.timestep:g} s) or a larger "
+            f"saturation_error (now {self.config.saturation_error:g} rad)"
+        )
+        while count > 0:
+            chunk, since = min(count, CHECK_STEPS), self.time
+            mujoco.mj_step(self.model, self.data, nstep=chunk)
+            self.monitor.check(since, hint)
+            count -= chunk
+
+    def imu(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The root link's IMU: orientation (4,) quaternion (w, x, y, z) in the world, angular
+        velocity (3,) [rad/s] and specific force (3,) [m/s^2] (gravity reaction included: +9.81 up
+        at rest), both in the root link's frame."""
+        return (
+            self.data.sensor("imu_orientation").data.copy(),
+            self.data.sensor("imu_gyro").data.copy(),
+            self.data.sensor("imu_accelerometer").data.copy(),
+        )
 
     def joint_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(positions [rad], velocities [rad/s], actuator efforts [N m]), each (n,)."""

@@ -2,14 +2,18 @@
 
 Subscribes ``joint_commands`` (sensor_msgs/JointState: names and positions [rad]) and publishes
 ``/joint_states`` (position [rad], velocity [rad/s], effort [N m]) at ``publish_rate`` [Hz].
-With a floating base it also publishes the torso's pose in the world on ``~/base_pose``
-(geometry_msgs/PoseStamped, frame ``world``) at the same rate. Physics runs in step with the wall clock; the achieved real-time factor (simulated time over
+With a floating base it also publishes, at the same rate, the torso's (root link's) pose on
+``~/base_pose`` (geometry_msgs/PoseStamped in ``odom_frame``, the simulator's world: ground truth,
+what a robot's odometry estimates) and its IMU on ``~/imu`` (sensor_msgs/Imu in the root link's
+frame: orientation in ``odom_frame``, angular velocity [rad/s] and specific force [m/s^2, +9.81 up
+at rest]; covariances unknown, all 0). A run that goes unstable stops the node with the reason
+(:class:`~ik_solvers.sim.stability.UnstableSimulation`), exit status 1. Physics runs in step with the wall clock; the achieved real-time factor (simulated time over
 wall time) is logged every ``report_period`` [s] and published on ``~/real_time_factor``.
 Commands for joints the robot does not have are refused with a warning.
 
 Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
-``effort_scale``, ``timestep`` [s], ``report_period`` [s]; see
+``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``); see
 :class:`ik_solvers.sim.mujoco_robot.ServoConfig`.
 """
 
@@ -24,11 +28,12 @@ import rclpy
 from geometry_msgs.msg import PoseStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import Float64
 
+from ik_solvers.model import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig
+from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
 
@@ -52,13 +57,16 @@ class SimNode(Node):
             timestep=self.declare_parameter("timestep", defaults.timestep).value,
         )
         self.report_period = self.declare_parameter("report_period", 5.0).value
+        self.odom_frame = self.declare_parameter("odom_frame", "odom").value
         self.robot = MujocoRobot(urdf, config)
+        self.root_link = RobotModel.from_urdf_string(urdf).root
         self.warned: set[str] = set()
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
-        self.base_publisher = (
-            self.create_publisher(PoseStamped, "~/base_pose", 10) if config.floating_base else None
-        )
+        self.base_publisher = self.imu_publisher = None
+        if config.floating_base:
+            self.base_publisher = self.create_publisher(PoseStamped, "~/base_pose", 10)
+            self.imu_publisher = self.create_publisher(Imu, "~/imu", 10)
         self.create_subscription(JointState, "joint_commands", self.on_command, 10)
         self.wall_start = self.report_wall = time.monotonic()
         self.report_sim = 0.0
@@ -112,7 +120,9 @@ class SimNode(Node):
         )
         self.state_publisher.publish(message)
         if self.base_publisher is not None:
-            self.base_publisher.publish(_base_pose(self.robot.base_pose(), message.header.stamp))
+            stamp = message.header.stamp
+            self.base_publisher.publish(_base_pose(self.robot.base_pose(), self.odom_frame, stamp))
+            self.imu_publisher.publish(_imu(*self.robot.imu(), self.root_link, stamp))
 
     def report(self, now: float) -> None:
         """Log and publish simulated time over wall time since the last report."""
@@ -122,13 +132,25 @@ class SimNode(Node):
         self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s)")
 
 
-def _base_pose(pose: np.ndarray, stamp) -> PoseStamped:
-    """PoseStamped in ``world`` from MuJoCo's (x, y, z, qw, qx, qy, qz)."""
+def _base_pose(pose: np.ndarray, frame: str, stamp) -> PoseStamped:
+    """PoseStamped in ``frame`` from MuJoCo's (x, y, z, qw, qx, qy, qz)."""
     message = PoseStamped()
-    message.header.frame_id, message.header.stamp = "world", stamp
+    message.header.frame_id, message.header.stamp = frame, stamp
     position, orientation = message.pose.position, message.pose.orientation
     position.x, position.y, position.z = (float(v) for v in pose[:3])
     orientation.w, orientation.x, orientation.y, orientation.z = (float(v) for v in pose[3:])
+    return message
+
+
+def _imu(orientation: np.ndarray, gyro: np.ndarray, accelerometer: np.ndarray, frame: str, stamp) -> Imu:
+    """sensor_msgs/Imu from the simulator's (w, x, y, z) orientation, gyro and accelerometer."""
+    message = Imu()
+    message.header.frame_id, message.header.stamp = frame, stamp
+    o = message.orientation
+    o.w, o.x, o.y, o.z = (float(v) for v in orientation)
+    w, a = message.angular_velocity, message.linear_acceleration
+    w.x, w.y, w.z = (float(v) for v in gyro)
+    a.x, a.y, a.z = (float(v) for v in accelerometer)
     return message
 
 
@@ -139,6 +161,9 @@ def main(args: list[str] | None = None) -> int:
             rclpy.spin(SimNode())
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except UnstableSimulation as error:
+        print(f"sim_node: stopped: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

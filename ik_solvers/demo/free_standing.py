@@ -1,0 +1,164 @@
+"""The main demo: the robot stands free on the MuJoCo floor, balances, walks, then moves its arms.
+
+Children: ``sim_node`` (floating base), ``ik_node`` (the four chains and its whole-body interface)
+and, once the posture phases are done, ``walk_node`` — all on the same URDF (``--urdf``, default
+the packaged humanoid), handed over in a parameter file. Part one
+(:func:`~ik_solvers.demo.walk_run.run_walk`): stand, squat, shift the weight, lift each foot, walk
+forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
+legs): both arms trace their circles on the geometric solver, then on the Jacobian solver, as in
+the fixed-base demo. Prints the walking table and the arms' table; writes figures and
+``results.json`` (its ``walk`` section: :class:`~ik_solvers.walk.walk_metrics.WalkMetrics`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from ik_solvers import RobotModel
+from ik_solvers.demo import walk_report
+from ik_solvers.demo.metrics import format_table
+from ik_solvers.demo.processes import Children
+from ik_solvers.demo.run import run_motion
+from ik_solvers.demo.trajectories import DemoTrajectories
+from ik_solvers.demo.walk_run import run_walk
+from ik_solvers.demo.walk_timeline import PostureTimeline, walk_commands
+from ik_solvers.resources import package_share_path
+from ik_solvers.sim.mujoco_robot import ServoConfig
+from ik_solvers.walk.config import load_walk_config
+from ik_solvers.walk.walk_log import WalkLog
+from ik_solvers.whole_body import WalkingPatternGenerator
+
+SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
+VELOCITY_FRACTION = 1.0  # ik_node's max_velocity_fraction: a swinging knee needs 3.6 rad/s (URDF: 4.8)
+
+
+class ArmsOnly:
+    """The demo's trajectories without the legs (walk_node holds them)."""
+
+    def __init__(self, trajectories: DemoTrajectories) -> None:
+        self.inner, self.arms = trajectories, trajectories.arms
+        self.phase, self.duration = trajectories.phase, trajectories.duration
+
+    def sample(self, times: np.ndarray) -> dict:
+        everything = self.inner.sample(times)
+        return {name: everything[name] for name in self.arms}
+
+    def settled(self, times: np.ndarray, since: float = 0.3) -> np.ndarray:
+        return self.inner.settled(times, since)
+
+
+def parameter_file(urdf: str, folder: Path) -> Path:
+    """A ROS parameter file giving every node the URDF as robot_description."""
+    path = folder / "robot_description.yaml"
+    path.write_text(yaml.safe_dump({"/**": {"ros__parameters": {"robot_description": urdf}}}))
+    return path
+
+
+def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_rows) -> int:
+    """The free-standing demo (see the module docstring); 0 on success, 1 when the pipeline fails."""
+    output = options.output.resolve()
+    model = RobotModel.from_urdf_string(urdf)
+    config = load_walk_config()
+    generator = WalkingPatternGenerator(model, config)
+    timeline, commands = PostureTimeline(generator), walk_commands(generator)
+    arms = {
+        name: model.chain(*ends) for name, ends in options.chains.items() if name in ("left_arm", "right_arm")
+    }
+    legs = {name: model.chain(*ends) for name, ends in options.chains.items() if name not in arms}
+    trajectories = ArmsOnly(DemoTrajectories(model, legs, arms, phase=options.duration / 2))
+    parameters = parameter_file(urdf, output / "logs")
+    children = Children(output / "logs")
+    walk_seconds = sum(c.duration for c in commands)
+    print(
+        f"ik_demo: free-standing {model.name}: {timeline.DURATION:g} s of postures, {walk_seconds:.0f} s of "
+        f"walking, {options.duration:g} s of arm motion; figures and logs go to {output}",
+        flush=True,
+    )
+    robot = ["--params-file", str(parameters)]
+    walk_node = ["--ros-args", "--params-file", str(package_share_path("config", "walk.yaml")), *robot]
+    try:
+        children.start(
+            "sim_node",
+            "--ros-args",
+            *robot,
+            "-p",
+            "floating_base:=true",
+            "-p",
+            f"report_period:={SIM_REPORT_PERIOD}",
+        )
+        children.start(
+            ik_node, *ik_node_arguments, *robot, "-p", f"max_velocity_fraction:={VELOCITY_FRACTION}"
+        )
+        walk = run_walk(
+            WalkLog(model),
+            timeline,
+            commands,
+            lambda: children.start("walk_node", *walk_node),
+            children.check_running,
+        )
+        print("  arms: circles, geometric then jacobian solver (walk_node holds the legs)", flush=True)
+        arm_run = run_motion(arms, trajectories, options.rate, children, ik_node)
+    except (RuntimeError, TimeoutError) as error:
+        print(f"ik_demo: failed: {error}", file=sys.stderr)
+        return 1
+    finally:
+        children.stop_all()
+    metrics = walk_report.walk_metrics(walk, timeline.height)
+    rows = table_rows(arm_run, trajectories)
+    moments = [(name, timeline.moment(name)) for name in ("stance", "squat", "right lifted")]
+    figures = _figures(walk, arm_run, trajectories, urdf, moments, output)
+    print(walk_report.format_walk_table(metrics))
+    print()
+    print(format_table(rows))
+    print(f"\nfigures in {output}:")
+    for figure in figures:
+        print(f"  {figure.name}")
+    results = {
+        "rows": [asdict(row) for row in rows],
+        "figures": [str(f) for f in figures],
+        "switch_time": arm_run.switch_time,
+        "second_solver": arm_run.second_solver,
+        "wall_time": walk.wall_time + arm_run.wall_time,
+        "walk": asdict(metrics),
+    }
+    (output / "results.json").write_text(json.dumps(results, indent=2, allow_nan=True))
+    return 0
+
+
+def _figures(walk, arm_run, trajectories: ArmsOnly, urdf: str, moments: list, output: Path) -> list[Path]:
+    """Top view, filmstrip and GIF of the walk; the arms' tip paths and joint angles.
+
+    ``moments``: [(caption, t [s] from the start of the posture phases)] for the filmstrip.
+    """
+    from ik_solvers.demo import report
+
+    servo = ServoConfig(floating_base=True)
+    figures = [walk_report.top_view(walk, output / "walk_top_view.png")]
+    posture_start = walk.stretch("posture")[0]
+    moments = [(name, posture_start + t) for name, t in moments]
+    for name in ("forward", "turn", "sidestep"):
+        start, end = walk.stretch(name)
+        moments.append((name, 0.5 * (start + end)))
+    moments.append(("stopped", walk.stretches[-1][2] - 0.5))
+    path, how = walk_report.filmstrip(walk, urdf, servo, moments, output / "walk_filmstrip.png")
+    print(f"robot pictures: {how}")
+    figures.append(path)
+    gif = walk_report.animation(
+        walk, urdf, servo, walk.stretch("forward")[0], walk.stretches[-1][2], output / "walk.gif"
+    )
+    if gif is not None:
+        figures.append(gif)
+    recording = arm_run.recording
+    target_at = {name: (lambda times, n=name: trajectories.sample(times)[n][0]) for name in recording.chains}
+    figures.append(report.tip_paths(recording, target_at, output / "tip_paths.png"))
+    for name in recording.chains:
+        figures.append(
+            report.joint_angles(recording, name, arm_run.switch_time, output / f"joints_{name}.png")
+        )
+    return figures

@@ -1,0 +1,232 @@
+"""The free-standing demo's first part over real DDS: posture phases, then walking on cmd_vel.
+
+The demo's node sends ``whole_body/target`` (WholeBodyTarget) to ik_node for the posture phases
+(:class:`~ik_solvers.demo.walk_timeline.PostureTimeline`), then starts ``walk_node`` and sends it
+``cmd_vel`` (:func:`~ik_solvers.demo.walk_timeline.walk_commands`, repeated at 10 Hz). It records
+into a :class:`~ik_solvers.walk.walk_log.WalkLog` every whole-body target on the topic (its own,
+then walk_node's: the plan), walk_node's planned ZMP, and the simulator's base pose with the joint
+state of the same tick (the measurement). Times are seconds since the start of the posture phases.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import rclpy
+from geometry_msgs.msg import PointStamped, PoseStamped, Twist
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64
+
+from ik_solvers.demo.walk_timeline import PostureTimeline, WalkCommand
+from ik_solvers.node.messages import pose_to_matrix
+from ik_solvers.walk import walk_metrics as wm
+from ik_solvers.walk.messages import pose_message
+from ik_solvers.walk.walk_log import SUPPORT_CODES, WalkLog
+from ik_solvers_interfaces.msg import WholeBodyTarget
+
+RATE = 100.0  # [Hz] of the demo's own whole-body targets
+COMMAND_RATE = 10.0  # [Hz] of cmd_vel
+READY_TIMEOUT = 30.0  # [s]
+SUPPORT_NAMES = {code: name for name, code in SUPPORT_CODES.items()}
+WORLD = "odom"
+PREROLL = 3.0  # [s] from standing straight to the stance (the simulator starts with straight legs)
+
+
+@dataclass
+class WalkRun:
+    """What the run produced: the log, when each named stretch began and ended [s], RTF reports."""
+
+    log: WalkLog
+    stretches: list[tuple[str, float, float]] = field(default_factory=list)
+    real_time_factors: list[float] = field(default_factory=list)
+    zmp: list[tuple[float, float, float]] = field(default_factory=list)  # (t, x, y) planned ZMP
+    wall_time: float = 0.0
+
+    def stretch(self, name: str) -> tuple[float, float]:
+        """(start, end) [s] of the first stretch called ``name``."""
+        return next((start, end) for n, start, end in self.stretches if n == name)
+
+
+class WalkDemoNode(Node):
+    """Sends posture targets and cmd_vel; records targets, planned ZMP, base poses, joint states."""
+
+    def __init__(self, log: WalkLog, run: WalkRun) -> None:
+        super().__init__("ik_demo_walk")
+        self.log, self.run = log, run
+        self.start = time.monotonic()
+        self.positions: dict[str, float] = {}
+        self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
+        self.command_publisher = self.create_publisher(Twist, "cmd_vel", 10)
+        self.create_subscription(WholeBodyTarget, "whole_body/target", self.on_target, 100)
+        self.create_subscription(PointStamped, "/walk_node/zmp", self.on_zmp, 100)
+        self.create_subscription(JointState, "/joint_states", self.on_joint_states, 100)
+        self.create_subscription(PoseStamped, "/sim_node/base_pose", self.on_base_pose, 100)
+        self.create_subscription(Float64, "/sim_node/real_time_factor", self.on_rtf, 10)
+        self.last_zmp: np.ndarray | None = None
+
+    def now(self) -> float:
+        return time.monotonic() - self.start
+
+    def on_target(self, message: WholeBodyTarget) -> None:
+        com = np.array([message.com_target.x, message.com_target.y])
+        zmp = com if self.last_zmp is None else self.last_zmp
+        left, right = pose_to_matrix(message.left_sole), pose_to_matrix(message.right_sole)
+        self.log.add_plan(self.now(), SUPPORT_NAMES[message.support], left, right, com, zmp)
+
+    def on_zmp(self, message: PointStamped) -> None:
+        self.last_zmp = np.array([message.point.x, message.point.y])
+        self.run.zmp.append((self.now(), message.point.x, message.point.y))
+
+    def on_joint_states(self, message: JointState) -> None:
+        self.positions.update(zip(message.name, message.position))
+
+    def on_base_pose(self, message: PoseStamped) -> None:
+        if not self.positions:
+            return
+        p, o = message.pose.position, message.pose.orientation
+        base = np.array([p.x, p.y, p.z, o.w, o.x, o.y, o.z])
+        self.log.add_measured(self.now(), base, self.positions)
+
+    def on_rtf(self, message: Float64) -> None:
+        self.run.real_time_factors.append(float(message.data))
+
+    def ready(self) -> bool:
+        """ik_node listens to whole-body targets and the simulator publishes."""
+        return self.target_publisher.get_subscription_count() > 0 and bool(self.log.measured_times)
+
+    def send_posture(self, timeline: PostureTimeline, t: float, height: float | None = None) -> None:
+        """Publish the posture target at ``t`` [s] of the posture phases (torso ``height`` [m]
+        instead of the timeline's when given)."""
+        pose = timeline.at(t)
+        message = WholeBodyTarget()
+        message.header.frame_id = WORLD
+        left, right = timeline.left.copy(), timeline.right.copy()
+        if pose.lifted is not None:
+            (left if pose.lifted == "left" else right)[2, 3] += pose.lift
+        message.left_sole, message.right_sole = pose_message(left), pose_message(right)
+        message.support = SUPPORT_CODES[pose.support]
+        message.use_com_target = True
+        message.com_target.x, message.com_target.y = float(pose.com[0]), float(pose.com[1])
+        message.torso_orientation.w = 1.0
+        message.torso_height = float(pose.height if height is None else height)
+        self.target_publisher.publish(message)
+
+    def where(self) -> str:
+        """The torso's simulated position, heading and tilt, for the progress line."""
+        if not self.log.bases:
+            return ""
+        base = self.log.bases[-1][None]
+        x, y, z = base[0, :3]
+        heading, tilt = np.degrees(wm.yaw(base)[0]), wm.tilt_degrees(base)[0]
+        return f"torso x {x:6.3f} y {y:6.3f} z {z:5.3f} m, heading {heading:6.1f} deg, tilt {tilt:4.1f} deg"
+
+    def send_command(self, command: tuple[float, float, float]) -> None:
+        twist = Twist()
+        twist.linear.x, twist.linear.y, twist.angular.z = (float(v) for v in command)
+        self.command_publisher.publish(twist)
+
+
+def run_walk(
+    log: WalkLog,
+    timeline: PostureTimeline,
+    commands: list[WalkCommand],
+    start_walk_node: Callable[[], None],
+    check_children: Callable[[], None],
+) -> WalkRun:
+    """Posture phases, then walking; raise TimeoutError when the pipeline does not come up."""
+    run = WalkRun(log)
+    wall = time.monotonic()
+    with rclpy.init(args=["ik_demo_walk"]):
+        node = WalkDemoNode(log, run)
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        _spin_until(executor, node.ready, check_children, "ik_node's whole-body interface and the simulator")
+        start_height = node.log.bases[-1][2] - 0.002  # lower the torso gently from where it stands
+
+        def reach_stance(t: float) -> None:
+            ramp = min(t / (PREROLL - 1.0), 1.0)
+            node.send_posture(timeline, 0.0, start_height + ramp * (timeline.height - start_height))
+
+        _every(
+            executor,
+            1.0 / RATE,
+            PREROLL,
+            reach_stance,
+            check_children,
+            lambda t: "posture: reach the stance",
+            node.where,
+        )
+        begin = node.now()
+        _every(
+            executor,
+            1.0 / RATE,
+            timeline.DURATION,
+            lambda t: node.send_posture(timeline, t),
+            check_children,
+            lambda t: f"posture: {_posture_name(t)}",
+            node.where,
+        )
+        run.stretches.append(("posture", begin, node.now()))
+        start_walk_node()
+        walkers = lambda: (
+            node.target_publisher.get_subscription_count() > 0
+            and node.count_publishers("whole_body/target") > 1
+        )
+        _spin_until(executor, walkers, check_children, "walk_node")
+        for command in commands:
+            begin = node.now()
+            _every(
+                executor,
+                1.0 / COMMAND_RATE,
+                command.duration,
+                lambda t, c=command: node.send_command(c.command),
+                check_children,
+                lambda t, c=command: f"walk: {c.name}",
+                node.where,
+            )
+            run.stretches.append((command.name, begin, node.now()))
+        print(flush=True)
+        run.wall_time = time.monotonic() - wall
+        executor.remove_node(node)
+        node.destroy_node()
+    return run
+
+
+def _posture_name(t: float) -> str:
+    for end, name in ((2.0, "stand"), (7.0, "squat"), (12.0, "shift weight"), (18.0, "lift right foot")):
+        if t < end:
+            return name
+    return "lift left foot"
+
+
+def _spin_until(executor, condition, check_children, what: str, act=None) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT
+    while not condition():
+        check_children()
+        if act is not None:
+            act()
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {READY_TIMEOUT:g} s for {what}")
+        executor.spin_once(timeout_sec=0.05)
+
+
+def _every(executor, period: float, duration: float, act, check_children, describe, where) -> None:
+    """Call ``act(t)`` every ``period`` [s] for ``duration`` [s]; a progress line every second."""
+    start = time.monotonic()
+    last_progress = -1
+    while (t := time.monotonic() - start) < duration:
+        act(t)
+        if int(t) != last_progress:
+            last_progress = int(t)
+            check_children()
+            end = "\r" if sys.stdout.isatty() else "\n"
+            print(f"  {describe(t):<32s} {t:5.1f}/{duration:.1f} s  {where()}", end=end, flush=True)
+        next_tick = start + (np.floor(t / period) + 1) * period
+        while time.monotonic() < next_tick:
+            executor.spin_once(timeout_sec=max(next_tick - time.monotonic(), 0.0))

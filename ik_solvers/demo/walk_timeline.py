@@ -1,0 +1,112 @@
+"""The free-standing demo's timeline (no ROS): posture phases, then velocity commands.
+
+Posture phases, sent by the demo as whole-body targets (soles where they stand, support, CoM
+target, torso height), all quasi-static: stand, squat, shift the weight left and right, lift the
+right foot then the left (the CoM over the other sole first). Then ``walk_node`` takes over and
+the demo sends ``cmd_vel``: forward ``FORWARD`` [m], turn ``TURN`` [rad] in place, sidestep
+``SIDESTEP`` [m] to the left, each followed by a pause. Speeds are a fraction of what the robot's
+step limits allow (from its URDF through the pattern generator), so other robots walk the same
+distances at their own pace. Times in seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.whole_body import WalkingPatternGenerator
+
+FORWARD, TURN, SIDESTEP = 1.0, np.pi / 2, 0.3  # [m], [rad], [m]
+SPEED_FRACTION = 0.9  # of the generator's largest command
+PAUSE = 4.0  # [s] after each walking command (the plan finishes its steps)
+SQUAT_RATIO = 0.08  # squat depth / leg length
+SHIFT_RATIO = 0.6  # weight shift: fraction of the way to each sole's centre
+
+
+@dataclass(frozen=True)
+class PosturePose:
+    """One instant of the posture phases: support, CoM target (2,) [m], torso height [m], and the
+    lift [m] of the swing sole ("left" / "right" / None)."""
+
+    support: str
+    com: np.ndarray
+    height: float
+    lifted: str | None
+    lift: float
+
+
+@dataclass(frozen=True)
+class WalkCommand:
+    """A velocity command held for ``duration`` [s]: what it does, (forward, lateral, yaw rate)."""
+
+    name: str
+    duration: float
+    command: tuple[float, float, float]
+
+
+def _smooth(t: float, start: float, end: float) -> float:
+    """0 before ``start``, 1 after ``end``, a cosine ramp between."""
+    tau = min(max((t - start) / (end - start), 0.0), 1.0)
+    return 0.5 - 0.5 * np.cos(np.pi * tau)
+
+
+class PostureTimeline:
+    """The posture phases for a robot standing at the generator's initial stance.
+
+    Args:
+        generator: a fresh pattern generator (its first tick gives the stance and sizes).
+    """
+
+    DURATION = 24.0  # [s]
+
+    def __init__(self, generator: WalkingPatternGenerator) -> None:
+        geometry = generator.geometry
+        tick = generator.step()
+        self.left, self.right = tick.left_sole, tick.right_sole
+        self.height = tick.torso_height
+        self.depth = SQUAT_RATIO * geometry.leg_length
+        self.lift_height = geometry.step_height
+        self.centres = {
+            "left": geometry.soles[0].center_in_world(self.left),
+            "right": geometry.soles[1].center_in_world(self.right),
+        }
+        self.middle = 0.5 * (self.centres["left"] + self.centres["right"])
+
+    def at(self, t: float) -> PosturePose:
+        """The posture at ``t`` [s] from the start of the phases."""
+        height = self.height - self.depth * (_smooth(t, 2.0, 4.0) - _smooth(t, 4.5, 6.5))
+        toward_left = SHIFT_RATIO * (_smooth(t, 7.0, 8.0) - _smooth(t, 8.5, 10.0))
+        toward_right = SHIFT_RATIO * (_smooth(t, 8.5, 10.0) - _smooth(t, 10.5, 11.5))
+        com = self.middle + toward_left * (self.centres["left"] - self.middle)
+        com = com + toward_right * (self.centres["right"] - self.middle)
+        for side, other, start in (("right", "left", 12.0), ("left", "right", 18.0)):
+            over = _smooth(t, start, start + 1.5) - _smooth(t, start + 4.5, start + 6.0)
+            if over > 0.0:
+                com = self.middle + over * (self.centres[other] - self.middle)
+                lift = self.lift_height * (
+                    _smooth(t, start + 2.0, start + 2.8) - _smooth(t, start + 3.4, start + 4.2)
+                )
+                support = other if lift > 0.0 or over > 0.99 else "double"
+                return PosturePose(support, com, height, side if lift > 0.0 else None, lift)
+        return PosturePose("double", com, height, None, 0.0)
+
+    def moment(self, name: str) -> float:
+        """[s] of a named moment for pictures: stance, squat, shift, right lifted, left lifted."""
+        return {"stance": 1.0, "squat": 4.2, "shift left": 8.2, "right lifted": 15.2, "left lifted": 21.2}[
+            name
+        ]
+
+
+def walk_commands(generator: WalkingPatternGenerator) -> list[WalkCommand]:
+    """Forward, turn in place, sidestep left, each then a pause; speeds from the step limits."""
+    forward, lateral, yaw = SPEED_FRACTION * generator.max_command
+    pause = (0.0, 0.0, 0.0)
+    return [
+        WalkCommand("forward", FORWARD / forward, (forward, 0.0, 0.0)),
+        WalkCommand("stop", PAUSE, pause),
+        WalkCommand("turn", TURN / yaw, (0.0, 0.0, yaw)),
+        WalkCommand("stop", PAUSE, pause),
+        WalkCommand("sidestep", SIDESTEP / lateral, (0.0, lateral, 0.0)),
+        WalkCommand("stop", PAUSE, pause),
+    ]

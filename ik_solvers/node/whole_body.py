@@ -1,0 +1,147 @@
+"""ik_node's whole-body interface: soles in a world frame, support, CoM, torso → leg commands.
+
+A walking controller sends ``whole_body/target`` (ik_solvers_interfaces/msg/WholeBodyTarget: both
+soles' poses in a world-fixed frame, the support state, an optional CoM target and offset, the
+torso's orientation and height). The node solves the stance
+(:class:`ik_solvers.whole_body.StanceSolver`: torso pose in the world and both legs' joints, the
+CoM over its target, the arms' current positions counted in the CoM) and commands the two leg
+chains exactly as a per-chain target would: same joint and velocity limits, latest target wins,
+a failed solve holds the last command. The torso pose it chose is published on
+``whole_body/torso_pose`` (geometry_msgs/PoseStamped in the world frame).
+
+The legs are the node's chains whose joints are the stance solver's left and right leg joints
+(``left_leg`` and ``right_leg`` by default); without both, the interface is off (logged).
+Parameter ``whole_body.world_frame`` (string, default ``odom``): the world frame of targets whose
+header names none; a target in another frame is refused.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from geometry_msgs.msg import PoseStamped
+from rclpy.node import Node
+
+from ik_solvers.control.commander import Commander, Limb
+from ik_solvers.node import messages
+from ik_solvers.node.messages import MessageError
+from ik_solvers.spatial import matrix_to_quaternion
+from ik_solvers.whole_body import StanceSolver
+from ik_solvers_interfaces.msg import WholeBodyTarget
+
+SUPPORTS = {
+    WholeBodyTarget.SUPPORT_DOUBLE: "double",
+    WholeBodyTarget.SUPPORT_LEFT: "left",
+    WholeBodyTarget.SUPPORT_RIGHT: "right",
+}
+DEFAULT_WORLD_FRAME = "odom"
+
+
+class WholeBodyInterface:
+    """Subscribes ``whole_body/target`` on ``node``; sets the leg limbs' goals through ``accept``.
+
+    Args:
+        node: the ik_node (topics are created on it, relative to its namespace).
+        commander: the node's commander (limbs, measured and commanded joint positions).
+        accept: called with [(limb, goal (n,) [rad])] and the target's stamp (None: unstamped);
+            shapes and publishes the commands.
+        refuse: called with a refusal's reason (logged and counted by the node).
+    """
+
+    def __init__(
+        self,
+        node: Node,
+        commander: Commander,
+        accept: Callable[[list[tuple[Limb, np.ndarray]], object], None],
+        refuse: Callable[[str], None],
+    ) -> None:
+        self.commander, self.accept, self.refuse = commander, accept, refuse
+        self.world_frame = node.declare_parameter("whole_body.world_frame", DEFAULT_WORLD_FRAME).value
+        self.solver = StanceSolver(commander.frames.model)
+        self.legs = self._leg_limbs()
+        self.solve_time = 0.0  # [s] of the last stance solve
+        if self.legs is None:
+            node.get_logger().info("whole-body interface off: no chains command exactly the two legs")
+            return
+        self.torso_publisher = node.create_publisher(PoseStamped, "whole_body/torso_pose", 10)
+        node.create_subscription(WholeBodyTarget, "whole_body/target", self.on_target, 1)
+        self.clock = node.get_clock()
+
+    def _leg_limbs(self) -> tuple[Limb, Limb] | None:
+        """The limbs commanding the left and right legs' joints, in the stance solver's order."""
+        names = self.solver.joint_names
+        half = len(names) // 2
+        found = []
+        for joints in (names[:half], names[half:]):
+            limb = next((m for m in self.commander.limbs.values() if m.chain.joint_names == joints), None)
+            if limb is None:
+                return None
+            found.append(limb)
+        return found[0], found[1]
+
+    def on_target(self, message: WholeBodyTarget) -> None:
+        """Solve the stance for ``message``; command the legs and publish the torso pose."""
+        try:
+            request = self._request(message)
+        except (MessageError, ValueError) as error:
+            self.refuse(f"whole-body target refused: {error}")
+            return
+        start = time.perf_counter()
+        result = self.solver.solve(**request, joints=self.commander.positions())
+        self.solve_time = time.perf_counter() - start
+        if not result.success:
+            self.refuse(f"whole-body target: no stance, holding the last command: {result.message}")
+            return
+        half = len(result.q) // 2
+        goals = [(self.legs[0], result.q[:half]), (self.legs[1], result.q[half:])]
+        stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
+        self.accept(goals, stamp)
+        self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
+
+    def _request(self, message: WholeBodyTarget) -> dict:
+        """The stance solve's keyword arguments from ``message``; MessageError/ValueError if bad."""
+        frame = message.header.frame_id or self.world_frame
+        if frame != self.world_frame:
+            raise ValueError(f"frame '{frame[:64]}' is not the world frame '{self.world_frame}' (or '')")
+        if message.support not in SUPPORTS:
+            raise ValueError(f"support {message.support} is not 0 (double), 1 (left) or 2 (right)")
+        orientation = message.torso_orientation
+        level = not any((orientation.x, orientation.y, orientation.z, orientation.w))
+        offset = messages.point_to_array(message.com_offset, "com_offset")
+        target = messages.point_to_array(message.com_target, "com_target")
+        return {
+            "left_sole": messages.pose_to_matrix(message.left_sole),
+            "right_sole": messages.pose_to_matrix(message.right_sole),
+            "torso_height": _finite(message.torso_height, "torso_height"),
+            "torso_rotation": None if level else _rotation(message.torso_orientation),
+            "support": SUPPORTS[message.support],
+            "com_target": target[:2] if message.use_com_target else None,
+            "com_offset": offset[:2],
+        }
+
+    def _torso_pose(self, pose: np.ndarray, stamp) -> PoseStamped:
+        out = PoseStamped()
+        out.header.frame_id = self.world_frame
+        out.header.stamp = stamp or self.clock.now().to_msg()
+        out.pose.position.x, out.pose.position.y, out.pose.position.z = (float(v) for v in pose[:3, 3])
+        x, y, z, w = matrix_to_quaternion(pose[:3, :3])
+        o = out.pose.orientation
+        o.x, o.y, o.z, o.w = float(x), float(y), float(z), float(w)
+        return out
+
+
+def _rotation(quaternion) -> np.ndarray:
+    """(3, 3) rotation of a geometry_msgs/Quaternion; MessageError when it is not finite or zero."""
+    from geometry_msgs.msg import Pose
+
+    pose = Pose()
+    pose.orientation = quaternion
+    return messages.pose_to_matrix(pose)[:3, :3]
+
+
+def _finite(value: float, name: str) -> float:
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return float(value)
