@@ -26,16 +26,25 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.base import BatchResult, IKResult, InvalidTargetError, check_seed
+from ik_solvers.solvers.base import (
+    BatchResult,
+    IKResult,
+    InvalidTargetError,
+    check_bottom_row,
+    check_seed,
+    float_array,
+    is_homogeneous_row,
+)
 from ik_solvers.solvers.vectors import COLUMNS, SCALAR, Ops, pose_columns, pose_errors, valid_pose, wrap
 
 BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
 INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
 INVALID_MESSAGE = (
-    "target is not a finite pose with an orthonormal rotation (det +1); "
+    "target is not a finite pose with an orthonormal rotation (det +1) and bottom row [0, 0, 0, 1]; "
     "send finite numbers and a unit quaternion or rotation matrix"
 )
+TARGET = "(4, 4) homogeneous pose of real numbers"
 TWO_PI = 2.0 * math.pi
 
 
@@ -235,12 +244,13 @@ class ClosedFormSolver:
             InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
         """
         if target.__class__ is not np.ndarray or target.dtype.kind != "f":
-            target = np.asarray(target, dtype=float)
+            target = float_array(target, "target", TARGET)
         if target.shape != (4, 4):
             raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
         entries = target.ravel().tolist()
         if not valid_pose(*pose_columns(entries)):
             raise InvalidTargetError(INVALID_MESSAGE)
+        check_bottom_row(entries[12:])
         if pole is not None:
             pole = tuple(check_pole(pole, 1).ravel().tolist())
         seed = None if seed is None else self._seed_values(seed)
@@ -262,7 +272,7 @@ class ClosedFormSolver:
         Raises:
             InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
         """
-        targets = np.asarray(targets, dtype=float)
+        targets = float_array(targets, "targets", "(N, 4, 4) homogeneous poses of real numbers")
         if targets.ndim != 3 or targets.shape[1:] != (4, 4):
             raise InvalidTargetError(
                 f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
@@ -301,7 +311,7 @@ class ClosedFormSolver:
         for start in range(0, count, BLOCK):
             block = columns[:, start : start + BLOCK]
             block[...] = flat[start : start + BLOCK].T
-            valid[start : start + BLOCK] = valid_pose(*pose_columns(block))
+            valid[start : start + BLOCK] = valid_pose(*pose_columns(block)) & is_homogeneous_row(block[12:].T)
         return columns, valid
 
 
@@ -311,7 +321,7 @@ def check_pole(pole, count: int) -> np.ndarray:
     Raises:
         InvalidTargetError: another shape or a non-finite entry.
     """
-    pole = np.asarray(pole, dtype=float)
+    pole = float_array(pole, "pole", "a point (3,) [m] of real numbers")
     shape = (3,) if count == 1 and pole.ndim == 1 else (count, 3)
     if pole.shape != shape or not np.all(np.isfinite(pole)):
         raise InvalidTargetError(
