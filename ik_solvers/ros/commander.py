@@ -20,8 +20,8 @@ from ik_solvers.frames import FrameTree
 from ik_solvers.model import RobotModel
 from ik_solvers.ros.command_filter import CommandFilter
 from ik_solvers.ros.diagnostics import ChainStats
-from ik_solvers.solvers import IKError, IKResult, make_solver
-from ik_solvers.solvers.jacobian import prepare_kernels
+from ik_solvers.solvers import IKError, IKResult, Solver, make_solver, warm_up
+from ik_solvers.solvers.registry import solver_kind
 
 
 class RequestError(ValueError):
@@ -35,7 +35,7 @@ class Limb:
     name: str
     chain: Chain
     solver_kind: str
-    solver: object
+    solver: Solver
     filter: CommandFilter
     goal: np.ndarray | None = None  # (n,) last successful solution [rad or m]
     command: np.ndarray | None = None  # (n,) last published command
@@ -47,16 +47,22 @@ class Limb:
 class Commander:
     """The limbs of a robot model, their solvers, and the robot's measured joint state."""
 
-    def __init__(self, model: RobotModel, chains: Mapping[str, tuple[str, str, str]], options: dict) -> None:
-        """Args: chains: name → (base_link, tip_link, solver kind); options: jacobian.* options.
+    def __init__(
+        self,
+        model: RobotModel,
+        chains: Mapping[str, tuple[str, str, str]],
+        options: Mapping[str, Mapping[str, object]],
+    ) -> None:
+        """Args: chains: name → (base_link, tip_link, solver kind); options: solver kind → its
+        make_solver options (kinds not named get none).
 
         Raises:
             ModelError: a link is unknown or the links do not form a chain.
             IKError: a solver kind is unknown or does not fit its chain.
         """
-        prepare_kernels()  # now, not at the first run-time switch to the jacobian solver
+        warm_up()  # every kind now, not at the first run-time switch to it
         self.frames = FrameTree(model)
-        self.jacobian_options = dict(options)
+        self.options = {kind: dict(values) for kind, values in options.items()}
         self.measured: dict[str, float] = {}
         self.limbs: dict[str, Limb] = {}
         for name, (base, tip, kind) in chains.items():
@@ -64,12 +70,11 @@ class Commander:
             limits = CommandFilter(chain.lower, chain.upper, chain.velocity_limits, chain.continuous)
             self.limbs[name] = Limb(name, chain, kind, self.make_solver(kind, chain), limits)
 
-    def make_solver(self, kind: str, chain: Chain, timeout: float = 0.0):
-        """A solver of ``kind`` for ``chain``; the jacobian kind gets the jacobian options."""
-        if kind != "jacobian":
-            return make_solver(kind, chain)
-        options = dict(self.jacobian_options)
-        if timeout > 0.0:
+    def make_solver(self, kind: str, chain: Chain, timeout: float = 0.0) -> Solver:
+        """A solver of ``kind`` for ``chain`` with the kind's options; ``timeout`` [s] > 0
+        replaces the configured time budget of kinds that take one."""
+        options = dict(self.options.get(kind, {}))
+        if timeout > 0.0 and solver_kind(kind).takes_timeout:
             options["timeout"] = timeout
         return make_solver(kind, chain, **options)
 
@@ -80,24 +85,28 @@ class Commander:
             raise RequestError(f"unknown chain '{name}'; valid chains: {', '.join(self.limbs)}")
         return limb
 
-    def reconfigure(self, kinds: Mapping[str, str], jacobian: Mapping[str, object]) -> None:
-        """Switch chains to other solver kinds and/or change the jacobian options, all or nothing.
+    def reconfigure(self, kinds: Mapping[str, str], options: Mapping[str, Mapping[str, object]]) -> None:
+        """Switch chains to other solver kinds and/or change kinds' options, all or nothing.
 
+        Args:
+            kinds: chain name → new solver kind. options: solver kind → the options that change.
         Raises:
             RequestError, IKError, TypeError: a value is refused; nothing was changed.
         """
-        previous = self.jacobian_options
-        self.jacobian_options = {**previous, **jacobian}
+        previous = self.options
+        self.options = {
+            kind: {**previous.get(kind, {}), **options.get(kind, {})} for kind in {*previous, *options}
+        }
         try:
             built = {}
             for name, limb in self.limbs.items():
                 kind = kinds.get(name, limb.solver_kind)
-                if name in kinds or (jacobian and kind == "jacobian"):
+                if name in kinds or options.get(kind):
                     built[name] = (kind, self.make_solver(kind, limb.chain))
             for name in kinds:
                 self.limb(name)
         except Exception:
-            self.jacobian_options = previous
+            self.options = previous
             raise
         for name, (kind, solver) in built.items():
             self.limbs[name].solver_kind, self.limbs[name].solver = kind, solver

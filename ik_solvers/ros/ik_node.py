@@ -64,7 +64,7 @@ class IKNode(Node):
         self.config: NodeConfig = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
-        self.commander = Commander(model, chains, self.config.jacobian)
+        self.commander = Commander(model, chains, {"jacobian": self.config.jacobian})
         self.fraction = self.config.max_velocity_fraction
         self.max_age = self.config.max_target_age
         self.controller_joints = self._controller_joints()
@@ -207,7 +207,7 @@ class IKNode(Node):
                     return SetParametersResult(successful=False, reason=reason)
                 jacobian[key] = parameter.value
         try:
-            self.commander.reconfigure(kinds, jacobian)
+            self.commander.reconfigure(kinds, {"jacobian": jacobian})
         except (IKError, RequestError, TypeError, ValueError) as error:
             return SetParametersResult(successful=False, reason=f"refused: {error}")
         for parameter in parameters:

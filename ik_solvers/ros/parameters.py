@@ -27,8 +27,8 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
-JACOBIAN_METHODS = ("dls", "pinv", "weighted_pinv", "transpose", "ccd")
 DEFAULT_CHAINS = {
     "left_leg": ("base_link", "l_sole"),
     "right_leg": ("base_link", "r_sole"),

@@ -94,7 +94,7 @@ class SolveIKHandler:
             )
         current = self.commander.seed(limb)
         if current is None:
-            current = np.clip(np.zeros(limb.chain.n), limb.chain.lower, limb.chain.upper)
+            current = limb.chain.rest_configuration()
         return np.array([given.get(name, current[i]) for i, name in enumerate(limb.chain.joint_names)])
 
 

@@ -1,13 +1,13 @@
 """Numeric IK on any serial chain: Jacobian pseudoinverse, weighted pseudoinverse, damped least
-squares, Jacobian transpose and cyclic coordinate descent (seeds 002 and 003).
+squares, Jacobian transpose and cyclic coordinate descent (references: ``docs/algorithms.md``).
 
 Each iteration takes one FK pass (pose and geometric Jacobian together), measures the 6D error,
-steps the joints by the method's step (plus seed 002's null-space term when secondary goals are
+steps the joints by the method's step (plus Liégeois's (1977) null-space term when secondary goals are
 set), bounds the step norm and projects onto the joint limits (continuous joints wrap). Attempts
 that stall are restarted from random in-limit configurations within the time budget.
 
 The iterations, restarts and the choice of the answer run in compiled kernels
-(:mod:`ik_solvers.solvers.kernels`; see :mod:`~ik_solvers.solvers.kernels.attempts` for the
+(:mod:`ik_solvers.solvers.numeric.kernels`; see :mod:`~ik_solvers.solvers.numeric.kernels.attempts` for the
 schedule), over all targets of a batch in one call. numba cannot read the clock, so this module
 calls the kernel for ``ROUNDS_PER_CALL`` rounds at a time and checks the time budget in between.
 
@@ -22,11 +22,19 @@ import time
 import numpy as np
 
 from ik_solvers.chain import Chain, Joint
-from ik_solvers.solvers.base import BatchResult, IKResult, check_seed, check_targets, register_solver
-from ik_solvers.solvers.jacobian_options import JacobianOptions, parse_options
-from ik_solvers.solvers.kernels import attempts
-from ik_solvers.solvers.kernels.attempts import E_BEST, T_CONVERGED, T_FINISHED, T_RESTARTS, T_ROUNDS
-from ik_solvers.solvers.kernels.model import I_SLOTS, build_model
+from ik_solvers.solvers.checks import check_seed, check_targets
+from ik_solvers.solvers.numeric.kernels import attempts
+from ik_solvers.solvers.numeric.kernels.attempts import (
+    E_BEST,
+    T_CONVERGED,
+    T_FINISHED,
+    T_RESTARTS,
+    T_ROUNDS,
+    AttemptState,
+)
+from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model
+from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
+from ik_solvers.solvers.results import BatchResult, IKResult
 from ik_solvers.spatial import pose_error
 
 # Iterations without 10 % progress before an attempt is abandoned: the first-order methods creep.
@@ -36,13 +44,12 @@ FAST_PATIENCE, SLOW_PATIENCE, SLOW_METHODS = 5, 30, ("transpose", "ccd")
 ROUNDS_PER_CALL = 16
 
 
-@register_solver("jacobian")
 class JacobianSolver:
     """Iterative IK for a :class:`~ik_solvers.chain.Chain`, configured by :class:`JacobianOptions`.
 
     Targets are (4, 4) poses of the tip link in the chain's base frame [m]; ``q`` follows
     ``chain.joint_names`` [rad or m]. Unknown or out-of-range options raise
-    :class:`~ik_solvers.solvers.jacobian_options.InvalidOptionError`. Construction runs one tiny
+    :class:`~ik_solvers.solvers.numeric.options.InvalidOptionError`. Construction runs one tiny
     solve, so that the kernels are compiled (or loaded from numba's cache) before the first real
     solve.
     """
@@ -57,7 +64,7 @@ class JacobianSolver:
         self._restarts = chain.random_configurations(
             opts.max_restarts, np.random.default_rng(opts.random_seed)
         )
-        rest = np.clip(np.zeros(chain.n), chain.lower, chain.upper)
+        rest = chain.rest_configuration()
         self._run(chain.fk(rest)[None], rest[None], budget=1)  # compile or load the kernels now
 
     def __repr__(self) -> str:
@@ -98,11 +105,11 @@ class JacobianSolver:
         deadline = None if timeout is None else time.perf_counter() + timeout * budget
         targets = np.ascontiguousarray(targets, dtype=float)
         seeds = np.ascontiguousarray(seeds, dtype=float)
-        state = attempts.new_state(seeds, int(self._model[5][I_SLOTS]))
+        state = attempts.new_state(seeds, int(self._model.ints[I_SLOTS]))
         which = np.arange(len(targets))
         while which.size:
             attempts.run_rounds(self._model, targets, seeds, self._restarts, state, which, ROUNDS_PER_CALL)
-            which = which[state[4][which, T_FINISHED] == 0]
+            which = which[state.target_counts[which, T_FINISHED] == 0]
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return self._results(targets, state)
@@ -114,9 +121,10 @@ class JacobianSolver:
         converged = attempts.iterate(self._model, q, np.ascontiguousarray(target, dtype=float), work)[0]
         return q.copy() if converged else work[6].copy()
 
-    def _results(self, targets: np.ndarray, state: tuple) -> BatchResult:
+    def _results(self, targets: np.ndarray, state: AttemptState) -> BatchResult:
         opts = self.options
-        best_q, slot_energy, target_counts, q, errors = state[1], state[2], state[4], state[5], state[6]
+        best_q, slot_energy, target_counts = state.best_q, state.slot_energy, state.target_counts
+        q, errors = state.answer_q, state.answer_error
         success = target_counts[:, T_CONVERGED] == 1
         iterations, restarts = target_counts[:, T_ROUNDS].copy(), target_counts[:, T_RESTARTS]
         position_error, orientation_error = errors[:, 0].copy(), errors[:, 1].copy()

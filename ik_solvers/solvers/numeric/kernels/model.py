@@ -1,25 +1,23 @@
-"""The constants the kernels read: one tuple built once per solver, and the indices into it.
+"""The constants the kernels read: one :class:`KernelModel` built once per solver.
 
-``model = (terms, limits, goals, weights, params, ints)``:
-
-- terms: (a (n+1, 4, 4), b (n, 4, 4), c (n, 4, 4), axes (n, 3), prismatic (n,) bool), from
-  :meth:`ik_solvers.chain.Chain.kinematic_terms`.
-- limits: (lower (n,), upper (n,), continuous (n,) bool); continuous joints have ∓inf bounds.
-- goals: (limit_gain (n,), middle (n,), rest (n,)) of the null-space goals.
-- weights: (row_weights (6,), inverse_weight (n, n), weight_root (n, n)): task row weights
-  (position rows divided by the chain length), W⁻¹ and L⁻ᵀ (W = L Lᵀ) of the joint weight.
-- params: float64 array indexed by the P_* constants; ints: int64 array indexed by the I_*.
+Named tuples of arrays (numba compiles them like plain tuples); the scalar settings are packed in
+two arrays, ``params`` (float64, indexed by the P_* constants) and ``ints`` (int64, I_*), so that
+the kernels' types do not depend on the options.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ik_solvers.chain import Chain
-from ik_solvers.solvers.jacobian_options import METHODS, JacobianOptions, joint_weight_matrix
+from ik_solvers.chain import Chain, KinematicTerms
+from ik_solvers.solvers.numeric.options import METHODS, JacobianOptions, joint_weight_matrix
 
-# Methods, in the order of jacobian_options.METHODS (ints[I_METHOD] is the index).
-DLS, PINV, WEIGHTED_PINV, TRANSPOSE, CCD = 0, 1, 2, 3, 4
+# ints[I_METHOD]: the method's index in options.METHODS.
+DLS, PINV, WEIGHTED_PINV, TRANSPOSE, CCD = (
+    METHODS.index(name) for name in ("dls", "pinv", "weighted_pinv", "transpose", "ccd")
+)
 
 # params
 P_POSITION_TOLERANCE, P_ORIENTATION_TOLERANCE, P_DAMPING, P_DAMPING_BIAS = 0, 1, 2, 3
@@ -33,8 +31,44 @@ I_GOALS, I_JOINT_WEIGHTS = 6, 7
 INT_COUNT = 8
 
 
-def build_model(chain: Chain, options: JacobianOptions, length: float, patience: int) -> tuple:
-    """The kernels' model tuple (module docstring) for ``chain`` under ``options``.
+class Limits(NamedTuple):
+    """Joint limits [rad or m] as the kernels clip: continuous joints have ∓inf bounds."""
+
+    lower: np.ndarray  # (n,)
+    upper: np.ndarray  # (n,)
+    continuous: np.ndarray  # (n,) bool
+
+
+class Goals(NamedTuple):
+    """The null-space goals: joint-limit avoidance gain (n,) around ``middle`` (n,), rest posture (n,)."""
+
+    limit_gain: np.ndarray
+    middle: np.ndarray
+    rest: np.ndarray
+
+
+class Weights(NamedTuple):
+    """Task row weights (6,) (position rows divided by the chain length), W⁻¹ and L⁻ᵀ (n, n) of
+    the joint weight W = L Lᵀ."""
+
+    rows: np.ndarray
+    inverse: np.ndarray
+    root: np.ndarray
+
+
+class KernelModel(NamedTuple):
+    """Everything constant the kernels read for one chain and one set of options."""
+
+    terms: KinematicTerms
+    limits: Limits
+    goals: Goals
+    weights: Weights
+    params: np.ndarray  # (PARAM_COUNT,) float64, P_* indices
+    ints: np.ndarray  # (INT_COUNT,) int64, I_* indices
+
+
+def build_model(chain: Chain, options: JacobianOptions, length: float, patience: int) -> KernelModel:
+    """The kernels' model for ``chain`` under ``options``.
 
     Args:
         length: [m] chain length that normalises position errors. patience: rounds without
@@ -81,10 +115,11 @@ def build_model(chain: Chain, options: JacobianOptions, length: float, patience:
     ints[I_SLOTS] = 1 if opts.max_restarts == 0 else opts.parallel_restarts
     ints[I_GOALS] = opts.limit_avoidance_weight > 0 or opts.rest_weight > 0
     ints[I_JOINT_WEIGHTS] = opts.joint_weights is not None
-    limits = (
+    limits = Limits(
         np.where(chain.continuous, -np.inf, chain.lower),
         np.where(chain.continuous, np.inf, chain.upper),
         chain.continuous.copy(),
     )
-    weights = (row_weights, inverse_weight, weight_root)
-    return chain.kinematic_terms(), limits, (limit_gain, middle, rest), weights, params, ints
+    goals = Goals(limit_gain, middle, rest)
+    weights = Weights(row_weights, inverse_weight, weight_root)
+    return KernelModel(chain.kinematic_terms(), limits, goals, weights, params, ints)

@@ -1,4 +1,4 @@
-"""Biped leg IK in closed form (seed 001), for any sole pose, with every dimension from the URDF.
+"""Biped leg IK in closed form (``docs/algorithms.md``, the leg), for any sole pose, with every dimension from the URDF.
 
 The leg: hip yaw (1) and hip roll (2) axes meeting at the hip centre H; three parallel pitch axes
 (3 UpperLeg, 4 Knee, 5 Ankle); foot roll (6). Pitch rotations keep every plane normal to the pitch
@@ -6,23 +6,23 @@ axis, and yaw/roll turn about lines through H, so the whole leg below the roll j
 plane — the leg plane — whose unit normal y' (the moved pitch axis) satisfies, for every q,
 
     y' · x_f = 0       the foot roll axis x_f lies in the leg plane, and
-    y' · (F - H) = W   the plane passes at the signed lateral offset W from H (seed 001's W),
+    y' · (F - H) = W   the plane passes at the signed lateral offset W from H (the article's W),
 
 with F a point of the foot roll axis. Both are known from the target alone. With d⊥ the part of
 F - H normal to x_f (length rho) and n = d⊥ / rho, m = x_f × n:
 
     y' = (W / rho) n + sqrt(1 - W² / rho²) m        (the branch of the straight-standing leg)
 
-For a sole parallel to the ground this is seed 001's quadratic in tan(theta_LegRoot) (the root
+For a sole parallel to the ground this is the article's quadratic in tan(theta_LegRoot) (the root
 with ``ab - W sqrt(a² + b² - W²)``, and theta_LegRoot = theta_Foot); here it holds for any sole
 roll, pitch and yaw, so heel/toe contact and general 6D poses are closed forms too. Then:
 
-- hip yaw and roll turn the pitch axis onto y' (two-axis decomposition; seed 001: yaw = foot yaw
+- hip yaw and roll turn the pitch axis onto y' (two-axis decomposition; the article: yaw = foot yaw
   minus body yaw when the sole is level);
 - foot roll and the pitch sum (UpperLeg + Knee + Ankle) follow from the target orientation;
-- UpperLeg and Knee are the planar two-link of seed 004 in the leg plane (knee from the law of
+- UpperLeg and Knee are the planar two-link of :mod:`.two_link` in the leg plane (knee from the law of
   cosines, theta_k = pi - gamma; UpperLeg = alpha + beta); Ankle = pitch sum - UpperLeg - Knee
-  (seed 001's theta_a = theta_k - theta_u for a level sole).
+  (the article's theta_a = theta_k - theta_u for a level sole).
 
 Signs come from the URDF axes; the knee bends the way its limits allow. No iteration: the result
 is exact to rounding (about 1e-15 m). Out of reach (too far, too close for the knee limits, or the
@@ -34,10 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.closed_form import ClosedFormSolver
-from ik_solvers.solvers.structure import leg_structure, meeting_point, require, sign
-from ik_solvers.solvers.two_link import TwoLink
-from ik_solvers.solvers.vectors import (
+from ik_solvers.solvers.geometric.branches import BranchSolver
+from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
+from ik_solvers.solvers.geometric.two_link import TwoLink
+from ik_solvers.solvers.geometric.vectors import (
     Ops,
     add,
     scale,
@@ -48,14 +48,15 @@ from ik_solvers.solvers.vectors import (
 FAR, CLOSE, LATERAL = 1, 2, 3
 REACH_SLACK = 1e-12  # [m]
 NEAR_SEED = 0.25  # [rad²] a solution on the seed's own branch this near the seed is taken as it is
+BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # (hip, knee): default first
 
 
 def _tuple(vector: np.ndarray) -> tuple[float, float, float]:
     return tuple(float(x) for x in vector)
 
 
-class LegSolver(ClosedFormSolver):
-    """Closed-form IK of a seed-001 leg (see the module docstring); geometry read from the chain.
+class LegSolver(BranchSolver):
+    """Closed-form IK of a 6-DoF biped leg (see the module docstring); geometry read from the chain.
 
     Targets are sole (tip link) poses in the chain's base frame [m]. A sole pose has up to four
     solutions (two leg planes through the foot roll axis, two knee bends); the default is the
@@ -63,14 +64,16 @@ class LegSolver(ClosedFormSolver):
     where it fails. With a seed, the seed's own branch goes first and is kept when its solution is
     near the seed; else the successful solution nearest the seed wins. ``pole`` (knee hint)
     is accepted for interface compatibility and not used.
+
+    Args:
+        chain: a leg chain (base → sole). tolerance: [m], [rad] allowed FK error of a success.
+        axis_lines: the chain's axis lines when :func:`leg_structure` already checked them.
+    Raises:
+        StructureMismatch: the chain is no such leg (the message says what it lacks).
     """
 
-    structure = "biped leg"
-    branches = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))
-    near_seed = NEAR_SEED
-
-    def __init__(self, chain: Chain, tolerance: float = 1e-9) -> None:
-        lines = leg_structure(chain)
+    def __init__(self, chain: Chain, tolerance: float = 1e-9, axis_lines: AxisLines | None = None) -> None:
+        lines = leg_structure(chain) if axis_lines is None else axis_lines
         w, p, tip = lines.directions, lines.points, lines.tip
         rotation_m, origin_m = tip[:3, :3], tip[:3, 3]
         hip = meeting_point(p[0], w[0], p[1], w[1])
@@ -116,8 +119,7 @@ class LegSolver(ClosedFormSolver):
         self._ankle_height = float(np.dot(w[2], p[4] - hip))
         self._foot_offset, self._tip_offset = _tuple(basis @ (p[5] - p[4])), _tuple(basis @ (origin_m - p[5]))
         self._tip_rotation = tuple(_tuple(basis @ rotation_m[:, j]) for j in range(3))
-        self.reach_messages = self._reach_messages()
-        super().__init__(chain, tolerance)
+        super().__init__(chain, "biped leg", self._reach_messages(), tolerance, BRANCHES, NEAR_SEED)
 
     def _reach_messages(self) -> dict[int, str]:
         two = self.two_link
@@ -154,7 +156,7 @@ class LegSolver(ClosedFormSolver):
             hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine),
         )
         yaw, roll = self._hip_angles(pitch_axis, ops)
-        v = tmatvec(rotation, pitch_axis)
+        v = tmatvec(rotation, pitch_axis, ops)
         foot = -ops.atan2(ops.dot(self._b1, v), ops.dot(self._b2, v))
         c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
         plane_x = ops.rotate(self._w1, c1, s1, ops.rotate(self._w2, c2, s2, self._w6))

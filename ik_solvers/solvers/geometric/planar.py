@@ -1,4 +1,4 @@
-"""Planar two-link IK (seed 004): two revolute joints with parallel axes, both elbow branches.
+"""Planar two-link IK (``docs/algorithms.md``): two revolute joints with parallel axes, both elbow branches.
 
 Targets are tip positions in the plane the tip moves in (normal to the joint axes). What a 4x4
 target's other parts mean here:
@@ -9,7 +9,7 @@ target's other parts mean here:
   q then solves its projection onto the plane.
 
 Branches (option ``branch``): ``"up"`` puts the elbow counterclockwise of the base→target line as
-seen with the first joint's axis pointing at the viewer (seed 004's + sign), ``"down"`` clockwise,
+seen with the first joint's axis pointing at the viewer (the + sign of the textbook formula), ``"down"`` clockwise,
 ``"nearest"`` (default) the one nearest the seed, else "up" where it succeeds.
 """
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.closed_form import ClosedFormSolver
-from ik_solvers.solvers.structure import planar_structure, sign
-from ik_solvers.solvers.two_link import TwoLink
-from ik_solvers.solvers.vectors import Ops, add, dot, matvec, sub
+from ik_solvers.solvers.geometric.branches import BranchSolver
+from ik_solvers.solvers.geometric.structure import AxisLines, planar_structure, sign
+from ik_solvers.solvers.geometric.two_link import TwoLink
+from ik_solvers.solvers.geometric.vectors import Ops, add, dot, matvec, sub
 
 FAR, CLOSE, OUT_OF_PLANE = 1, 2, 3
 REACH_SLACK = 1e-12  # [m]
@@ -32,21 +32,25 @@ def _tuple(vector: np.ndarray) -> tuple[float, ...]:
     return tuple(float(x) for x in vector)
 
 
-class PlanarSolver(ClosedFormSolver):
+class PlanarSolver(BranchSolver):
     """Closed-form IK of a planar two-link chain; geometry read from the chain.
 
     Args:
         chain: two revolute joints with parallel axes. branch: "nearest", "up" or "down" (see the
             module docstring). tolerance: [m] position tolerance for success and for the plane.
+        axis_lines: the chain's axis lines when :func:`planar_structure` already checked them.
     """
 
-    structure = "planar two-link"
-
-    def __init__(self, chain: Chain, branch: str = "nearest", tolerance: float = 1e-9) -> None:
+    def __init__(
+        self,
+        chain: Chain,
+        branch: str = "nearest",
+        tolerance: float = 1e-9,
+        axis_lines: AxisLines | None = None,
+    ) -> None:
         if branch not in BRANCHES:
             raise ValueError(f"branch must be one of {', '.join(BRANCHES)}, got {branch!r}")
-        self.branches = BRANCHES[branch]
-        lines = planar_structure(chain)
+        lines = planar_structure(chain) if axis_lines is None else axis_lines
         w, p, tip = lines.directions, lines.points, lines.tip
         normal = w[0]
         link = p[1] - p[0]
@@ -66,8 +70,9 @@ class PlanarSolver(ClosedFormSolver):
         )
         self._link2 = _tuple(rows @ (tip[:3, 3] - p[1]))[:2]
         self._tip_rotation = tuple(_tuple(rows @ tip[:3, j]) for j in range(3))
-        self.reach_messages = self._reach_messages(tolerance)
-        super().__init__(chain, tolerance)
+        super().__init__(
+            chain, "planar two-link", self._reach_messages(tolerance), tolerance, BRANCHES[branch]
+        )
 
     def _reach_messages(self, tolerance: float) -> dict[int, str]:
         two = self.two_link

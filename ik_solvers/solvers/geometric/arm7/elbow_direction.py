@@ -1,6 +1,6 @@
 """Where the elbow should point: the vector R0 k of the arm frame, per target, by pole, seed or default.
 
-Helpers of :mod:`ik_solvers.solvers.arm7`, written for floats and numpy columns alike. Each way of
+Helpers of :mod:`ik_solvers.solvers.geometric.arm7.solver`, written for floats and numpy columns alike. Each way of
 choosing gives a flag (it is defined here) and a unit vector normal to the shoulder→wrist direction
 t; :func:`first_valid` takes, per target, the first that is defined.
 """
@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.solvers.vectors import Ops, scale, sub
+from ik_solvers.solvers.geometric.vectors import Ops, scale, sub
 
 TINY = 1e-12  # lengths [m] and projections below this count as zero
 

@@ -1,6 +1,6 @@
 """Compiled (numba, nopython) kernels of the Jacobian solvers.
 
-- :mod:`ik_solvers.fk_kernel` (outside this package, since Chain uses it too): FK and the
+- :mod:`ik_solvers.solvers.numeric.fk_kernel` (outside this package, since Chain uses it too): FK and the
   geometric Jacobian of one configuration.
 - :mod:`.pose_error`: the 6D pose error.
 - :mod:`.steps`: the joint step of each method, null-space goals, step bound and joint limits.
@@ -9,6 +9,6 @@
 
 Everything here works on one configuration at a time with plain loops, into preallocated
 buffers: at 6-7 joints, per-call overheads of numpy (about 1 µs per call) would dominate. The
-decorators (:func:`ik_solvers.jit.compiled`, :func:`ik_solvers.jit.borrowing`) say which kernels
+decorators (:func:`ik_solvers.solvers.numeric.jit.compiled`, :func:`ik_solvers.solvers.numeric.jit.borrowing`) say which kernels
 may allocate.
 """

@@ -17,8 +17,8 @@ import math
 
 import numpy as np
 
-from ik_solvers.solvers.euler3 import ENTRY_COUNT, LIMIT_TOLERANCE, AxisTriple
-from ik_solvers.solvers.vectors import COLUMNS, SCALAR
+from ik_solvers.solvers.geometric.arm7.axis_triple import ENTRY_COUNT, LIMIT_TOLERANCE, AxisTriple
+from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR
 
 Group = tuple[AxisTriple, list, tuple]  # triple, forms (ENTRY_COUNT × (k_c, k_s, k_1)), seed angles (3)
 

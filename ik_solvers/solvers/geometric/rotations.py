@@ -1,6 +1,6 @@
 """Rotations as tuples of columns (floats or numpy columns): products, and turns about joint axes.
 
-Built on the :class:`~ik_solvers.solvers.vectors.Ops` helpers, which skip constant 0 and ±1 factors
+Built on the :class:`~ik_solvers.solvers.geometric.vectors.Ops` helpers, which skip constant 0 and ±1 factors
 for columns. Joint axes of robots are mostly coordinate axes; :class:`JointAxis` then turns a matrix
 by mixing two of its columns (a handful of products instead of a full 3x3 product), and
 :func:`bilinear` reads u·R w straight off R. Other axes take the general path, with the same results.
@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ik_solvers.solvers.vectors import Ops
+from ik_solvers.solvers.geometric.vectors import Ops
 
 
 def matmul(first: tuple, second: tuple, ops: Ops) -> tuple:
     """Columns of first · second."""
     return tuple(ops.matvec(first, column) for column in second)
-
-
-def tmatvec(columns: tuple, v: tuple, ops: Ops) -> tuple:
-    """Mᵀ v for M given by its columns."""
-    return (ops.dot(columns[0], v), ops.dot(columns[1], v), ops.dot(columns[2], v))
 
 
 def coordinate(vector: tuple) -> tuple[int, float] | None:

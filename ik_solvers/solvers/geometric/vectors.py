@@ -78,15 +78,9 @@ def matvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
     )
 
 
-def tmatvec(columns: tuple[Vector, Vector, Vector], v: Vector) -> Vector:
-    """Mᵀ v for the matrix whose columns are ``columns``."""
-    c0, c1, c2 = columns
-    x, y, z = v
-    return (
-        c0[0] * x + c0[1] * y + c0[2] * z,
-        c1[0] * x + c1[1] * y + c1[2] * z,
-        c2[0] * x + c2[1] * y + c2[2] * z,
-    )
+def tmatvec(columns: tuple[Vector, Vector, Vector], v: Vector, ops: Ops) -> Vector:
+    """Mᵀ v for the matrix M whose columns are ``columns`` (floats or columns, see :class:`Ops`)."""
+    return (ops.dot(columns[0], v), ops.dot(columns[1], v), ops.dot(columns[2], v))
 
 
 def turn(c, s, x, y):
@@ -111,29 +105,12 @@ def wrap(angle, reference, ops: Ops):
     return angle - (2.0 * math.pi) * ops.floor((angle - reference + math.pi) / (2.0 * math.pi))
 
 
-def pose_columns(pose) -> tuple[tuple[Vector, Vector, Vector], Vector]:
-    """Rotation columns and translation of a 4x4 pose given as 16 entries (row-major) each a float or column."""
-    return (
-        ((pose[0], pose[4], pose[8]), (pose[1], pose[5], pose[9]), (pose[2], pose[6], pose[10])),
-        (pose[3], pose[7], pose[11]),
-    )
-
-
-def valid_pose(rotation: tuple[Vector, Vector, Vector], translation: Vector, tolerance: float = 1e-6):
-    """True where the pose is finite and its rotation orthonormal with determinant +1 (to ``tolerance``)."""
-    (a0, a1, a2), (b0, b1, b2), (d0, d1, d2) = rotation
-    x, y, z = translation
-    total = a0 + a1 + a2 + b0 + b1 + b2 + d0 + d1 + d2 + x + y + z
-    finite = (total - total) == 0.0  # inf or NaN anywhere makes this NaN
-    bad = abs(a0 * a0 + a1 * a1 + a2 * a2 - 1.0) + abs(b0 * b0 + b1 * b1 + b2 * b2 - 1.0)
-    bad = bad + abs(d0 * d0 + d1 * d1 + d2 * d2 - 1.0) + abs(a0 * b0 + a1 * b1 + a2 * b2)
-    bad = bad + abs(a0 * d0 + a1 * d1 + a2 * d2) + abs(b0 * d0 + b1 * d1 + b2 * d2)
-    determinant = a0 * (b1 * d2 - b2 * d1) + a1 * (b2 * d0 - b0 * d2) + a2 * (b0 * d1 - b1 * d0)
-    return finite & (bad < tolerance) & (determinant > 0.0)
-
-
 def pose_errors(rotation, translation, target_rotation, target_translation, ops: Ops):
-    """Position error [m] and rotation angle [rad] between two poses given as columns."""
+    """Position error [m] and rotation angle [rad] between two poses given as columns.
+
+    The float/column form of :func:`ik_solvers.spatial.pose_error` (which takes (..., 4, 4) arrays and
+    uses it); the numeric kernels have their own compiled one, which also returns the 6D error vector.
+    """
     dx, dy, dz = (
         translation[0] - target_translation[0],
         translation[1] - target_translation[1],

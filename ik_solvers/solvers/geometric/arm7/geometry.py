@@ -1,6 +1,6 @@
 """The geometry of a 7-DoF S-R-S arm read from a chain: shoulder and wrist centres, elbow, tool offset.
 
-A chain qualifies when :func:`ik_solvers.solvers.structure.arm7_structure` accepts it: seven revolute
+A chain qualifies when :func:`ik_solvers.solvers.geometric.structure.arm7_structure` accepts it: seven revolute
 joints, the first three axes meeting in one point (the shoulder centre S) with consecutive axes
 orthogonal, an elbow, the last three axes meeting in one point (the wrist centre). Any fixed tool
 offset after the wrist is allowed.
@@ -22,11 +22,11 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.base import UnsupportedChainError
-from ik_solvers.solvers.euler3 import AxisTriple
-from ik_solvers.solvers.rotations import JointAxis, matmul
-from ik_solvers.solvers.structure import StructureMismatch, arm7_structure, meeting_point
-from ik_solvers.solvers.vectors import Ops, add
+from ik_solvers.solvers.errors import StructureMismatch, UnsupportedChainError
+from ik_solvers.solvers.geometric.arm7.axis_triple import AxisTriple
+from ik_solvers.solvers.geometric.rotations import JointAxis, matmul
+from ik_solvers.solvers.geometric.structure import AxisLines, arm7_structure, meeting_point
+from ik_solvers.solvers.geometric.vectors import Ops, add
 
 IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
@@ -52,15 +52,22 @@ class ArmGeometry:
         axes: the seven :class:`JointAxis` (base frame, q = 0).
         elbow_direction: unit direction from the shoulder-wrist line to the elbow at Rs = I, mid elbow.
 
+    Args:
+        chain: the arm chain. axis_lines: its axis lines when :func:`arm7_structure` already
+            checked them (else it is run here).
     Raises:
         UnsupportedChainError: the chain is no S-R-S arm; the message says what it lacks.
     """
 
-    def __init__(self, chain: Chain) -> None:
-        try:
-            lines = arm7_structure(chain)
-        except StructureMismatch as mismatch:
-            raise UnsupportedChainError(f"{chain!r} is no 7-DoF arm for Arm7Solver: {mismatch}") from mismatch
+    def __init__(self, chain: Chain, axis_lines: AxisLines | None = None) -> None:
+        lines = axis_lines
+        if lines is None:
+            try:
+                lines = arm7_structure(chain)
+            except StructureMismatch as mismatch:
+                raise UnsupportedChainError(
+                    f"{chain!r} is no 7-DoF arm for Arm7Solver: {mismatch}"
+                ) from mismatch
         axes, points, pose = lines.directions, lines.points, lines.tip
         centre = meeting_point(points[0], axes[0], points[1], axes[1])
         wrist_centre = meeting_point(points[4], axes[4], points[5], axes[5])

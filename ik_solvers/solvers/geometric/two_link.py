@@ -1,4 +1,4 @@
-"""The planar two-link closed form (seed 004), shared by the planar solver and the leg's sagittal plane.
+"""The planar two-link closed form (law of cosines; ``docs/algorithms.md``), shared by the planar solver and the leg's sagittal plane.
 
 Two revolute joints a and b with parallel axes. Geometry lives in plane coordinates: a point is
 ``(x, z)`` in an orthonormal basis of the plane normal to the axes, oriented so that a positive
@@ -6,7 +6,7 @@ rotation about the plane normal n turns x towards z. Joint angles relate to plan
 sign of each joint's URDF axis against n: ``phi = sign * theta``.
 
 Written in plain arithmetic: every function runs on floats and on numpy columns alike
-(see :mod:`ik_solvers.solvers.vectors`).
+(see :mod:`ik_solvers.solvers.geometric.vectors`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ik_solvers.solvers.vectors import SCALAR, Ops, wrap
+from ik_solvers.solvers.geometric.vectors import SCALAR, Ops, wrap
 
 # cos(bend) above this counts as fully stretched: moves the end by < 1e-13 m for links of ~0.2 m,
 # and avoids the bend of ~sqrt(machine epsilon) that rounding would otherwise produce at the stretch.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.solvers.errors import StructureMismatch
 
 ANGLE_TOLERANCE = 1e-6  # |cos| or |sin| below this counts as orthogonal / parallel
 LENGTH_TOLERANCE = 1e-6  # [m] lines closer than this intersect
@@ -29,10 +30,6 @@ ARM7_DESCRIPTION = (
     "perpendicular to the upper arm and forearm, three wrist axes meeting in one point"
 )
 PLANAR_DESCRIPTION = "planar two-link arm: 2 revolute joints with parallel, distinct axes"
-
-
-class StructureMismatch(ValueError):
-    """The chain does not have the structure a geometric solver needs; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +102,7 @@ def names(chain: Chain, *indices: int) -> str:
 
 
 def leg_structure(chain: Chain) -> AxisLines:
-    """Check the seed-001 leg structure; return the axis lines (see :mod:`ik_solvers.solvers.leg`).
+    """Check the biped leg structure (hip yaw, roll, three pitches, foot roll); return the axis lines (see :mod:`ik_solvers.solvers.geometric.leg`).
 
     Joints 1-2 (hip yaw, hip roll): orthogonal axes that intersect. Joints 3-5: pitch axes parallel
     to each other, orthogonal to the roll axis, not parallel to the yaw axis, on distinct lines.
@@ -148,7 +145,7 @@ def planar_structure(chain: Chain) -> AxisLines:
 
 
 def arm7_structure(chain: Chain) -> AxisLines:
-    """Check the 7-DoF SRS arm structure (seed 000); return the axis lines.
+    """Check the 7-DoF SRS arm structure (Tolani et al. 2000); return the axis lines.
 
     Shoulder (joints 1-3) and wrist (joints 5-7): axes meeting in one point, consecutive axes
     orthogonal. Elbow (joint 4): perpendicular to the shoulder→elbow and elbow→wrist segments.

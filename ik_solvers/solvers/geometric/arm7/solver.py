@@ -1,6 +1,6 @@
-"""Closed-form IK of a 7-DoF S-R-S arm (seed 000; Tolani et al. 2000; Shimizu et al. 2008).
+"""Closed-form IK of a 7-DoF S-R-S arm (Tolani et al. 2000; Shimizu et al. 2008; ``docs/algorithms.md``).
 
-Seed 000's construction, with every length, centre and axis from the chain (:class:`ArmGeometry`):
+Tolani et al.'s construction, with every length, centre and axis from the chain (:class:`ArmGeometry`):
 
 1. The wrist centre W = target position - R_target · tool offset; the elbow angle q4 follows from
    |W - S| by the law of cosines (|W - S|² = c0 + A cos q4 + B sin q4); of its two roots the elbow
@@ -14,13 +14,13 @@ Seed 000's construction, with every length, centre and axis from the chain (:cla
 3. Rs and the wrist rotation Rw = (Rs R4)ᵀ R_target Mᵀ are split into the URDF's own three joint
    axes (:class:`AxisTriple`), the branch within limits nearest the seed.
 4. Where a joint would leave its limits, the swivel moves to the nearest ψ at which all seven are
-   within (exact arm-angle intervals, :mod:`ik_solvers.solvers.swivel`); if there is none, success
+   within (exact arm-angle intervals, :mod:`ik_solvers.solvers.geometric.arm7.swivel_search`); if there is none, success
    False and q is the requested swivel's solution clipped into the limits. When both elbow roots
    fit the elbow limits and no swivel fits the chosen one, the other bend gets the same search.
 
 ``solve`` runs on Python floats (fast for one target, the swivel search included); ``solve_batch``
 runs the same code on numpy columns, in blocks, with no Python loop over targets. Target, seed and
-pole checks and the block loop are :class:`ClosedFormSolver`'s.
+pole checks and the block loop are :class:`~ik_solvers.solvers.geometric.base.GeometricSolver`'s.
 """
 
 from __future__ import annotations
@@ -31,12 +31,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.arm7_geometry import IDENTITY, ArmGeometry
-from ik_solvers.solvers.closed_form import BLOCK, NOT_MET, ClosedFormSolver, rows_of
-from ik_solvers.solvers.euler3 import LIMIT_TOLERANCE, outside, prefer_first
-from ik_solvers.solvers.rotations import tmatvec
-from ik_solvers.solvers.swivel import form_coefficients, nearest_feasible_swivel, nearest_feasible_swivel_one
-from ik_solvers.solvers.swivel_reference import (
+from ik_solvers.solvers.checks import pose_columns
+from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE, outside, prefer_first
+from ik_solvers.solvers.geometric.arm7.elbow_direction import (
     TINY,
     any_perpendicular,
     anywhere,
@@ -46,14 +43,22 @@ from ik_solvers.solvers.swivel_reference import (
     select,
     toward,
 )
-from ik_solvers.solvers.vectors import (
+from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
+from ik_solvers.solvers.geometric.arm7.swivel_search import (
+    form_coefficients,
+    nearest_feasible_swivel,
+    nearest_feasible_swivel_one,
+)
+from ik_solvers.solvers.geometric.base import BLOCK, NOT_MET, GeometricSolver, rows_of
+from ik_solvers.solvers.geometric.structure import AxisLines
+from ik_solvers.solvers.geometric.vectors import (
     COLUMNS,
     SCALAR,
     Ops,
-    pose_columns,
     pose_errors,
     scale,
     sub,
+    tmatvec,
     wrap,
 )
 
@@ -74,7 +79,7 @@ class _Arm(NamedTuple):
     alternative: object  # the other elbow root is within its limits too (and the target in reach)
 
 
-class Arm7Solver(ClosedFormSolver):
+class Arm7Solver(GeometricSolver):
     """Analytic IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
 
     Args:
@@ -84,21 +89,24 @@ class Arm7Solver(ClosedFormSolver):
         elbow_direction: (3,) base-frame direction the elbow points to at swivel 0; default: the
             direction the elbow takes with the shoulder at zero and the elbow at mid-limits.
         tolerance: [m], [rad] allowed FK error of a success.
+        axis_lines: the chain's axis lines when the structure check already ran.
     Raises:
         UnsupportedChainError: the chain is no S-R-S arm (the message says what it lacks).
     """
 
-    structure = "7-DoF arm"
-
     def __init__(
-        self, chain: Chain, swivel: float = 0.0, elbow_direction=None, tolerance: float = 1e-9
+        self,
+        chain: Chain,
+        swivel: float = 0.0,
+        elbow_direction=None,
+        tolerance: float = 1e-9,
+        axis_lines: AxisLines | None = None,
     ) -> None:
-        self.geometry = geometry = ArmGeometry(chain)
+        self.geometry = geometry = ArmGeometry(chain, axis_lines)
         self.swivel = _finite_number(swivel, "swivel")
         direction = geometry.elbow_direction if elbow_direction is None else _unit(elbow_direction)
         self.elbow_direction = direction
-        self.reach_messages = _reach_messages(chain, geometry)
-        super().__init__(chain, tolerance)
+        super().__init__(chain, "7-DoF arm", _reach_messages(chain, geometry), tolerance)
 
     def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
         """One target on floats: construction, joint split, and where needed the scalar swivel search."""
@@ -167,9 +175,6 @@ class Arm7Solver(ClosedFormSolver):
         missed = self._missed(position_error, orientation_error)
         reason = ops.where((reason == 0) & missed, NOT_MET, reason)
         return q, reason, position_error, orientation_error
-
-    def _forward(self, q, ops: Ops):
-        return self.geometry.forward(q, ops)
 
 
 def _construct(

@@ -1,9 +1,9 @@
 """One iteration's joint step for each method, for one configuration (numba kernels).
 
 ``jacobian`` (6, n) is the geometric Jacobian at q, ``error`` (6,) the pose error of
-:func:`~ik_solvers.solvers.kernels.pose_error.pose_error`, ``energy`` half the squared norm of the
+:func:`~ik_solvers.solvers.numeric.kernels.pose_error.pose_error`, ``energy`` half the squared norm of the
 weighted task error. Only the task's m rows (6, or 3 for position tasks) take part, scaled by the
-task row weights. The step J⁺e (+ (I − J⁺J)η with seed 002's null-space goals) comes before the
+task row weights. The step J⁺e (+ (I − J⁺J)η with the null-space goals of Liégeois 1977) comes before the
 step-size factor, the step-norm bound and the joint limits, which :func:`project` applies.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.jit import borrowing, compiled
-from ik_solvers.solvers.kernels.linear import cholesky, smallest_eigenvalue, solve_factored
-from ik_solvers.solvers.kernels.model import (
+from ik_solvers.solvers.numeric.jit import borrowing, compiled
+from ik_solvers.solvers.numeric.kernels.linear import cholesky, smallest_eigenvalue, solve_factored
+from ik_solvers.solvers.numeric.kernels.model import (
     CCD,
     DLS,
     I_GOALS,
@@ -57,12 +57,12 @@ def step_workspace(n):
 def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
     """(n,) step of the model's method into ``step``; see the module docstring. buffers: from
     :func:`step_workspace`."""
-    weights, ints = model[3], model[5]
+    weights, ints = model.weights, model.ints
     if ints[I_METHOD] == CCD:
         ccd_sweep(model, q, jacobian, error, relative, step)
         return
     m, n = ints[I_ROWS], q.shape[0]
-    row_weights = weights[0]
+    row_weights = weights.rows
     scaled, rhs, inverse, eta = buffers[0], buffers[2], buffers[6], buffers[7]
     columns = 2 if ints[I_GOALS] else 1
     for r in range(m):
@@ -85,9 +85,9 @@ def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
 def _inverse(model, m, columns, energy, buffers):
     """J⁺ rhs into buffers[6][:, :columns] for the right-hand sides buffers[2][:m, :columns], J⁺
     the method's generalised inverse of the scaled Jacobian buffers[0][:m]."""
-    params, ints, weights = model[4], model[5], model[3]
+    params, ints, weights = model.params, model.ints, model.weights
     if ints[I_METHOD] == DLS:
-        _dls(m, columns, energy, params, weights[1], ints[I_JOINT_WEIGHTS] != 0, buffers)
+        _dls(m, columns, energy, params, weights.inverse, ints[I_JOINT_WEIGHTS] != 0, buffers)
     else:
         _factored_inverse(model, m, columns, buffers)
 
@@ -95,14 +95,14 @@ def _inverse(model, m, columns, energy, buffers):
 @compiled
 def _factored_inverse(model, m, columns, buffers):
     """:func:`_inverse` of the methods that factor J (SVD) or use its transpose (they allocate)."""
-    params, ints, weights = model[4], model[5], model[3]
+    params, ints, weights = model.params, model.ints, model.weights
     scaled, rhs = buffers[0][:m].copy(), buffers[2][:m, :columns].copy()
     if ints[I_METHOD] == TRANSPOSE:
         inverse = _transpose(scaled, rhs)
     elif ints[I_METHOD] == PINV or ints[I_JOINT_WEIGHTS] == 0:
         inverse = _pinv(scaled, rhs, params[P_SINGULAR_CUTOFF])
     else:
-        root = weights[2]  # weighted pseudoinverse (seed 002): J_W⁺ = L⁻ᵀ (J L⁻ᵀ)⁺ with W = L Lᵀ
+        root = weights.root  # weighted pseudoinverse (Whitney 1969): J_W⁺ = L⁻ᵀ (J L⁻ᵀ)⁺ with W = L Lᵀ
         inverse = root @ _pinv(scaled @ root, rhs, params[P_SINGULAR_CUTOFF])
     buffers[6][:, :columns] = inverse
 
@@ -165,7 +165,7 @@ def _damped_inverse(weighted, rhs, gram, lower, x, inverse, damping, m, columns)
 
 @compiled
 def _pinv(scaled, rhs, cutoff):
-    """Moore-Penrose pseudoinverse by SVD (seed 003), dropping singular values below the cutoff."""
+    """Moore-Penrose pseudoinverse by SVD (Buss 2009, section 5), dropping singular values below the cutoff."""
     u, s, vt = np.linalg.svd(scaled, full_matrices=False)
     projected = u.T @ rhs
     for i in range(s.shape[0]):
@@ -188,8 +188,8 @@ def _transpose(scaled, rhs):
 def goal_direction(model, q, eta):
     """η (n,) of the null-space goals into ``eta``: lowers Σ gain·(q − mid)² / 2 (joint-limit avoidance, bounded
     joints) plus rest_weight·|q − rest|² / 2 (rest posture, continuous joints the short way)."""
-    limits, goals, params = model[1], model[2], model[4]
-    continuous = limits[2]
+    limits, goals, params = model.limits, model.goals, model.params
+    continuous = limits.continuous
     limit_gain, middle, rest = goals
     for j in range(q.shape[0]):
         from_rest = wrap_angle(q[j] - rest[j]) if continuous[j] else q[j] - rest[j]
@@ -200,8 +200,8 @@ def goal_direction(model, q, eta):
 def project(model, q, step, moved):
     """moved = q + step, scaled by step_size, its norm bounded by max_step, clipped into the limits
     (continuous joints wrapped into [-pi, pi))."""
-    lower, upper, continuous = model[1]
-    params = model[4]
+    lower, upper, continuous = model.limits
+    params = model.params
     norm = 0.0
     for j in range(q.shape[0]):
         norm += step[j] * step[j]
@@ -220,7 +220,7 @@ def wrap_angle(angle):
 
 @compiled
 def ccd_sweep(model, q, jacobian, error, relative, step):
-    """One CCD sweep (seed 003): joints tip to base, each turned to its best angle; into ``step``.
+    """One CCD sweep (Wang and Chen 1991): joints tip to base, each turned to its best angle; into ``step``.
 
     For joint axis a, lever u = a × (p − r) and w = a × u, turning by θ moves the tip by
     sinθ u + (1 − cosθ) w. With position error e and the rotation error R_e (target · actualᵀ),
@@ -230,9 +230,9 @@ def ccd_sweep(model, q, jacobian, error, relative, step):
     R_e are updated in closed form; prismatic joints are left where they are, the swept
     configuration stays within the limits.
     """
-    prismatic = model[0][4]
-    lower, upper, continuous = model[1]
-    wp, wo = model[4][P_CCD_POSITION_WEIGHT], model[4][P_CCD_ORIENTATION_WEIGHT]
+    prismatic = model.terms.prismatic
+    lower, upper, continuous = model.limits
+    wp, wo = model.params[P_CCD_POSITION_WEIGHT], model.params[P_CCD_ORIENTATION_WEIGHT]
     levers, axes = jacobian[:3].copy(), jacobian[3:]
     e, rel = error[:3].copy(), relative.copy()
     step[:] = 0.0

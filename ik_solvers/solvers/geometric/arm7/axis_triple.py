@@ -8,7 +8,7 @@ of θ2 about α). When Rot(b, θ2) c lies along a (the gimbal alignment), only a
 sum or difference of θ1 and θ3 is fixed: θ1 then keeps the seed's value and θ3 takes the rest, so
 the split stays continuous and finite.
 
-Written once for floats and for numpy columns (see :mod:`ik_solvers.solvers.vectors`): a rotation is
+Written once for floats and for numpy columns (see :mod:`ik_solvers.solvers.geometric.vectors`): a rotation is
 the tuple of its three columns; angles are in radians.
 """
 
@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from ik_solvers.solvers.rotations import bilinear
-from ik_solvers.solvers.vectors import SCALAR, Ops, cross, dot, wrap
+from ik_solvers.solvers.geometric.rotations import bilinear
+from ik_solvers.solvers.geometric.vectors import SCALAR, Ops, cross, dot, wrap
 
 ALIGNED = 1e-12  # below this |Rot(b, θ2) c × a|, θ1 and θ3 share one degree of freedom
 LIMIT_TOLERANCE = 1e-10  # [rad] an angle this far outside its limits still counts as within

@@ -16,11 +16,13 @@ constants.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ik_solvers.fk_kernel import fk_jacobian
-from ik_solvers.jit import borrowing, compiled
-from ik_solvers.solvers.kernels.model import (
+from ik_solvers.solvers.numeric.fk_kernel import fk_jacobian
+from ik_solvers.solvers.numeric.jit import borrowing, compiled
+from ik_solvers.solvers.numeric.kernels.model import (
     I_MAX_ITERATIONS,
     I_PATIENCE,
     I_ROWS,
@@ -28,8 +30,8 @@ from ik_solvers.solvers.kernels.model import (
     P_ORIENTATION_TOLERANCE,
     P_POSITION_TOLERANCE,
 )
-from ik_solvers.solvers.kernels.pose_error import pose_error
-from ik_solvers.solvers.kernels.steps import joint_step, project, step_workspace, wrap_angle
+from ik_solvers.solvers.numeric.kernels.pose_error import pose_error
+from ik_solvers.solvers.numeric.kernels.steps import joint_step, project, step_workspace, wrap_angle
 
 PROGRESS = 0.9  # an iteration makes progress when it brings the error energy below 90 % of the best
 S_ACTIVE, S_AGE, S_STALE = 0, 1, 2  # slot counts (N, K, 3)
@@ -37,12 +39,20 @@ E_BEST, E_ATTEMPT = 0, 1  # slot energies (N, K, 2): over all the slot's attempt
 T_PENDING, T_NEXT_RESTART, T_RESTARTS, T_ROUNDS, T_FINISHED, T_CONVERGED = 0, 1, 2, 3, 4, 5  # (N, 6)
 
 
-def new_state(seeds: np.ndarray, slots: int) -> tuple:
-    """Initial state of targets with seeds (N, n): slot 0 of each starts from its seed.
+class AttemptState(NamedTuple):
+    """The attempts of N targets with K slots each, n joints (updated in place by the kernels)."""
 
-    Returns (slot_q (N, K, n), best_q (N, K, n), slot_energy (N, K, 2), slot_counts (N, K, 3),
-    target_counts (N, 6), answer_q (N, n), answer_error (N, 2) [m, rad]).
-    """
+    slot_q: np.ndarray  # (N, K, n) each slot's current configuration
+    best_q: np.ndarray  # (N, K, n) each slot's lowest-energy configuration so far
+    slot_energy: np.ndarray  # (N, K, 2) E_* energies
+    slot_counts: np.ndarray  # (N, K, 3) S_* counts
+    target_counts: np.ndarray  # (N, 6) T_* counts and flags
+    answer_q: np.ndarray  # (N, n) the converged configuration (the seed until then)
+    answer_error: np.ndarray  # (N, 2) its position [m] and orientation [rad] errors
+
+
+def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
+    """Initial state of targets with seeds (N, n): slot 0 of each starts from its seed."""
     count = len(seeds)
     slot_q = np.repeat(seeds[:, None, :], slots, axis=1)
     slot_counts = np.zeros((count, slots, 3), dtype=np.int64)
@@ -50,7 +60,7 @@ def new_state(seeds: np.ndarray, slots: int) -> tuple:
     target_counts = np.zeros((count, 6), dtype=np.int64)
     target_counts[:, T_PENDING] = 1
     slot_energy = np.full((count, slots, 2), np.inf)
-    return (
+    return AttemptState(
         slot_q,
         slot_q.copy(),
         slot_energy,
@@ -65,7 +75,7 @@ def new_state(seeds: np.ndarray, slots: int) -> tuple:
 def workspace(n):
     """Buffers of one iteration: pose (3, 4), Jacobian (6, n), FK scratch (3, 3, 4), error (6,),
     rotation error (3, 3), step (n,), next configuration (n,), the step's buffers
-    (:func:`~ik_solvers.solvers.kernels.steps.step_workspace`)."""
+    (:func:`~ik_solvers.solvers.numeric.kernels.steps.step_workspace`)."""
     return (
         np.empty((3, 4)),
         np.empty((6, n)),
@@ -83,8 +93,8 @@ def iterate(model, q, target, work):
     """One iteration from q (n,) towards target (4, 4): evaluate q, and unless it converged, step
     into work[6]. Returns (converged, position error [m], orientation error [rad], energy)."""
     pose, jacobian, scratch, error, relative, step, following, buffers = work
-    weights, params, ints = model[3][0], model[4], model[5]
-    fk_jacobian(model[0], q, pose, jacobian, scratch)
+    weights, params, ints = model.weights.rows, model.params, model.ints
+    fk_jacobian(model.terms, q, pose, jacobian, scratch)
     angle = pose_error(target, pose, error, relative)
     position_error = np.sqrt(error[0] ** 2 + error[1] ** 2 + error[2] ** 2)
     rows = ints[I_ROWS]
@@ -112,7 +122,7 @@ def run_rounds(model, targets, seeds, restarts, state, which, rounds):
 @borrowing
 def _run_rounds(model, targets, seeds, restarts, state, which, rounds, work):
     """:func:`run_rounds` with its buffers ``work`` from :func:`workspace`."""
-    target_counts = state[4]
+    target_counts = state.target_counts
     for t in which:
         for _ in range(rounds):
             if target_counts[t, T_FINISHED]:
@@ -124,7 +134,7 @@ def _run_rounds(model, targets, seeds, restarts, state, which, rounds, work):
 def _round(model, target, seed, restarts, state, t, work):
     """Every active slot of target t takes one iteration; then finish, or refill worn slots."""
     slot_q, best_q, slot_energy, slot_counts, target_counts, answer_q, answer_error = state
-    continuous = model[1][2]
+    continuous = model.limits.continuous
     target_counts[t, T_ROUNDS] += 1
     winner, nearest = -1, np.inf
     for s in range(slot_q.shape[1]):
@@ -165,8 +175,13 @@ def _round(model, target, seed, restarts, state, t, work):
 @borrowing
 def _relaunch(model, restarts, state, t):
     """Refill worn-out slots; launch the restart slots once the seed phase of target t ended."""
-    slot_q, slot_energy, slot_counts, target_counts = state[0], state[2], state[3], state[4]
-    ints = model[5]
+    slot_q, slot_energy, slot_counts, target_counts = (
+        state.slot_q,
+        state.slot_energy,
+        state.slot_counts,
+        state.target_counts,
+    )
+    ints = model.ints
     slots = slot_q.shape[1]
     expand = target_counts[t, T_PENDING] and (
         slot_counts[t, 0, S_AGE] >= ints[I_SEED_ITERATIONS] or _worn(slot_counts, ints, t, 0)

@@ -11,14 +11,11 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.base import IKError
+from ik_solvers.solvers.errors import InvalidOptionError
 
+# The methods, named once: the kernels number them by their index here, the node offers these.
 METHODS = ("dls", "pinv", "weighted_pinv", "transpose", "ccd")
 TASKS = ("pose", "position", "weighted")
-
-
-class InvalidOptionError(IKError):
-    """A solver option has a wrong name or value; the message says what is accepted."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +42,7 @@ class JacobianOptions:
         singular_threshold: below this smallest singular value of the normalised Jacobian, the
             damping grows towards ``singular_damping`` (squared-singular-value units).
         singular_damping: the largest extra damping added at a fully singular posture.
-        step_size: factor on each step (the α of seed 003).
+        step_size: factor on each step (the α of Buss 2009).
         max_step: [rad or m] largest Euclidean norm of one joint step.
         singular_cutoff: singular values below this are dropped by the pseudoinverse methods.
         joint_weights: (n,) positive or (n, n) symmetric positive-definite joint weight (stiffness:
