@@ -43,9 +43,9 @@ setup(
     license="Apache-2.0",
     entry_points={
         "console_scripts": [
-            "ik_demo = ik_solvers.ros.demo:main",
-            "ik_node = ik_solvers.ros.ik_node:main",
-            "sim_node = ik_solvers.ros.sim_node:main",
+            "ik_demo = ik_solvers.demo.ik_demo:main",
+            "ik_node = ik_solvers.node.ik_node:main",
+            "sim_node = ik_solvers.sim.sim_node:main",
         ],
     },
 )

@@ -231,10 +231,6 @@ class DemoTrajectories:
         self.phase = phase
         self.duration = 2.0 * phase
 
-    @property
-    def chain_names(self) -> tuple[str, ...]:
-        return (*self.legs, *self.arms)
-
     def sample(self, times: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
         """{chain: (poses (N, 4, 4), poles (N, 3) or None)} at ``times`` (N,) [s] from the start."""
         times = np.atleast_1d(np.asarray(times, dtype=float))

@@ -6,8 +6,9 @@ Parameters (all relative to the node; see README "Using the node"):
 - ``chain_names`` (string array, read-only): the chains the node commands.
 - ``chains.<name>.base_link`` / ``tip_link`` (string, read-only), ``chains.<name>.solver``
   (string, settable at run time): ``geometric`` or ``jacobian``.
-- ``jacobian.method`` / ``max_iterations`` / ``tolerance`` / ``damping`` / ``timeout``: options of
-  the numeric solver (timeout in seconds), settable at run time.
+- ``<kind>.<option>``: make_solver options of a solver kind, settable at run time (the table
+  :data:`SOLVER_PARAMETERS`): ``jacobian.method`` / ``max_iterations`` / ``tolerance`` /
+  ``damping`` / ``timeout`` (seconds).
 - ``max_velocity_fraction`` (0, 1]: share of each joint's URDF velocity limit a command may use.
 - ``command_rate`` [Hz] (read-only): rate of the steps toward a goal the velocity limit holds back.
 - ``max_target_age`` [s]: targets stamped further than this from now (past or future) are
@@ -27,6 +28,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from ik_solvers.resources import package_share_path
+from ik_solvers.solvers import SOLVERS
 from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
 DEFAULT_CHAINS = {
@@ -54,7 +56,7 @@ class NodeConfig:
 
     robot_description: str
     chains: tuple[ChainConfig, ...]
-    jacobian: dict[str, object]
+    solver_options: dict[str, dict[str, object]]  # solver kind → its make_solver options
     max_velocity_fraction: float
     command_rate: float
     max_target_age: float
@@ -71,16 +73,27 @@ def _float_range(low: float, high: float) -> dict:
     return {"floating_point_range": [FloatingPointRange(from_value=low, to_value=high)]}
 
 
-# name → (default, descriptor) of the parameters that do not depend on chain names.
+# Per solver kind, the make_solver options the node offers as "<kind>.<option>" parameters:
+# option → (default, descriptor). The node's jacobian defaults differ from the library's
+# (:class:`~ik_solvers.solvers.numeric.options.JacobianOptions`) on purpose: a node answers every
+# target within one command period, so its time budget is 5 ms (library: 10 ms), and a tolerance
+# of 0.1 mm / 1e-4 rad, far below what a servo resolves, lets it stop early (library: 1e-6 m);
+# with that tolerance it takes the fuller steps of a lighter damping weight (0.01, library 0.1).
+SOLVER_PARAMETERS: dict[str, dict[str, tuple[object, ParameterDescriptor]]] = {
+    "jacobian": {
+        "method": ("dls", _describe(f"numeric solver method: {', '.join(JACOBIAN_METHODS)}")),
+        "max_iterations": (
+            60,
+            _describe("iterations per attempt", integer_range=[IntegerRange(from_value=1, to_value=100000)]),
+        ),
+        "tolerance": (1e-4, _describe("convergence tolerance [m, rad]", **_float_range(1e-12, 1.0))),
+        "damping": (0.01, _describe("damped least squares damping weight", **_float_range(0.0, 10.0))),
+        "timeout": (0.005, _describe("time budget per solve [s]", **_float_range(1e-6, 10.0))),
+    },
+}
+
+# name → (default, descriptor) of the other parameters that do not depend on chain names.
 STATIC_PARAMETERS = {
-    "jacobian.method": ("dls", _describe(f"numeric solver method: {', '.join(JACOBIAN_METHODS)}")),
-    "jacobian.max_iterations": (
-        60,
-        _describe("iterations per attempt", integer_range=[IntegerRange(from_value=1, to_value=100000)]),
-    ),
-    "jacobian.tolerance": (1e-4, _describe("convergence tolerance [m, rad]", **_float_range(1e-12, 1.0))),
-    "jacobian.damping": (0.01, _describe("damped least squares damping weight", **_float_range(0.0, 10.0))),
-    "jacobian.timeout": (0.005, _describe("time budget per solve [s]", **_float_range(1e-6, 10.0))),
     "max_velocity_fraction": (
         0.5,
         _describe("share of each joint's URDF velocity limit a command may use", **_float_range(1e-6, 1.0)),
@@ -119,12 +132,18 @@ def declare_parameters(node: Node) -> NodeConfig:
     ).value
     for name, (default, descriptor) in STATIC_PARAMETERS.items():
         node.declare_parameter(name, default, descriptor)
+    for kind, options in SOLVER_PARAMETERS.items():
+        for option, (default, descriptor) in options.items():
+            node.declare_parameter(f"{kind}.{option}", default, descriptor)
     chains = tuple(_declare_chain(node, name) for name in names)
     value = lambda name: node.get_parameter(name).value
     return NodeConfig(
         robot_description=value("robot_description"),
         chains=chains,
-        jacobian=jacobian_options(node),
+        solver_options={
+            kind: {option: value(f"{kind}.{option}") for option in options}
+            for kind, options in SOLVER_PARAMETERS.items()
+        },
         max_velocity_fraction=value("max_velocity_fraction"),
         command_rate=value("command_rate"),
         max_target_age=value("max_target_age"),
@@ -139,7 +158,7 @@ def _declare_chain(node: Node, name: str) -> ChainConfig:
     prefix = f"chains.{name}"
     base = node.declare_parameter(f"{prefix}.base_link", base_default, _describe("chain base link", True))
     tip = node.declare_parameter(f"{prefix}.tip_link", tip_default, _describe("chain tip link", True))
-    solver = node.declare_parameter(f"{prefix}.solver", DEFAULT_SOLVER, _describe("geometric | jacobian"))
+    solver = node.declare_parameter(f"{prefix}.solver", DEFAULT_SOLVER, _describe(" | ".join(SOLVERS)))
     if not base.value or not tip.value:
         raise ValueError(
             f"chain '{name}' needs {prefix}.base_link and {prefix}.tip_link (links of the URDF); "
@@ -148,20 +167,21 @@ def _declare_chain(node: Node, name: str) -> ChainConfig:
     return ChainConfig(name, base.value, tip.value, solver.value)
 
 
-def jacobian_options(node: Node, overrides: dict[str, object] | None = None) -> dict[str, object]:
-    """The ``jacobian.*`` parameters as make_solver options, with ``overrides`` (short names) applied."""
-    keys = ("method", "max_iterations", "tolerance", "damping", "timeout")
-    options = {key: node.get_parameter(f"jacobian.{key}").value for key in keys}
-    options.update(overrides or {})
-    return options
+def solver_option_of_parameter(name: str) -> tuple[str, str] | None:
+    """(kind, option) of a ``<kind>.<option>`` solver parameter, else None."""
+    kind, _, option = name.partition(".")
+    return (kind, option) if option in SOLVER_PARAMETERS.get(kind, {}) else None
 
 
-def check_jacobian_option(key: str, value: object) -> str | None:
-    """Why ``jacobian.<key>`` = ``value`` is refused, or None when it is acceptable."""
-    if key == "method" and value not in JACOBIAN_METHODS:
-        return f"jacobian.method '{value}' is unknown; valid methods: {', '.join(JACOBIAN_METHODS)}"
-    if key != "method" and not (isinstance(value, (int, float)) and math.isfinite(value)):
-        return f"jacobian.{key} must be a finite number, got {value!r}"
+def check_solver_option(kind: str, option: str, value: object) -> str | None:
+    """Why ``<kind>.<option>`` = ``value`` is refused, or None when it is acceptable here (the
+    solver itself checks the value again when it is rebuilt)."""
+    if kind == "jacobian" and option == "method":
+        if value not in JACOBIAN_METHODS:
+            return f"jacobian.method '{value}' is unknown; valid methods: {', '.join(JACOBIAN_METHODS)}"
+        return None
+    if not (isinstance(value, (int, float)) and math.isfinite(value)):
+        return f"{kind}.{option} must be a finite number, got {value!r}"
     return None
 
 

@@ -2,8 +2,8 @@
 
 Run ``ros2 run ik_solvers ik_node`` (or the ``ik_node`` console script). Topics, service and
 parameters are listed in README "Using the node"; the parameters in
-:mod:`ik_solvers.ros.parameters`. The node parses messages, calls the library
-(:class:`~ik_solvers.ros.commander.Commander`) and publishes; bad input is refused and reported,
+:mod:`ik_solvers.node.parameters`. The node parses messages, calls the library
+(:class:`~ik_solvers.control.commander.Commander`) and publishes; bad input is refused and reported,
 never raised.
 """
 
@@ -21,39 +21,29 @@ from geometry_msgs.msg import PointStamped, PoseStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
-from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from ik_solvers.frames import UnknownFrameError
+from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.model import ModelError, RobotModel
-from ik_solvers.ros import messages
-from ik_solvers.ros.commander import Commander, Limb, RequestError
-from ik_solvers.ros.diagnostics import chain_status, diagnostic_array
-from ik_solvers.ros.messages import MessageError
-from ik_solvers.ros.parameters import (
+from ik_solvers.node import messages
+from ik_solvers.node.diagnostics import chain_status, diagnostic_array
+from ik_solvers.node.messages import INPUT_ERRORS, MessageError
+from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
+from ik_solvers.node.parameters import (
     NodeConfig,
     chain_of_solver_parameter,
-    check_jacobian_option,
+    check_solver_option,
     declare_parameters,
+    solver_option_of_parameter,
 )
-from ik_solvers.ros.service import SolveIKHandler
+from ik_solvers.node.service import SolveIKHandler
 from ik_solvers.solvers import IKError
 
-# Latest command wins: one message kept per topic, never a growing queue.
-LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
-# Targets stay at depth 1 (above): a deeper queue recovers targets a stalled sender delivers back to
-# back, but once the sender outpaces the node (1 kHz here) every target waits behind the queue
-# (measured: depth 3 raised the 1 kHz p50 from ~1 ms to ~5 ms).
-# The command publisher's history: a reliable writer resends from it when a receiver's buffer
-# overflowed; with depth 1 a command published meanwhile replaced the one to resend.
-COMMAND_HISTORY = QoSProfile(
-    depth=10, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE
-)
+# Targets stay at depth 1 (LATEST_ONLY): a deeper queue recovers targets a stalled sender delivers
+# back to back, but once the sender outpaces the node (1 kHz here) every target waits behind the
+# queue (measured: depth 3 raised the 1 kHz p50 from ~1 ms to ~5 ms).
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
-INPUT_ERRORS = (MessageError, IKError, UnknownFrameError, RequestError)
 
 
 class IKNode(Node):
@@ -64,33 +54,16 @@ class IKNode(Node):
         self.config: NodeConfig = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
-        self.commander = Commander(model, chains, {"jacobian": self.config.jacobian})
+        self.commander = Commander(model, chains, self.config.solver_options)
         self.fraction = self.config.max_velocity_fraction
         self.max_age = self.config.max_target_age
-        self.controller_joints = self._controller_joints()
+        commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
+        self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
         self._create_interfaces()
         self.add_on_set_parameters_callback(self.on_set_parameters)
         self.get_logger().info(f"ready: chains {', '.join(self.commander.limbs)}")
 
-    def _controller_joints(self) -> tuple[str, ...]:
-        commanded = [n for limb in self.commander.limbs.values() for n in limb.chain.joint_names]
-        joints = self.config.controller_joints or tuple(commanded)
-        unknown = [name for name in joints if name not in commanded]
-        if unknown:
-            raise ValueError(
-                f"ros2_control.joints names {unknown}, which no chain commands; commanded joints: {commanded}"
-            )
-        return joints
-
     def _create_interfaces(self) -> None:
-        self.command_publisher = self.create_publisher(JointState, "joint_commands", COMMAND_HISTORY)
-        self.array_publisher = self.trajectory_publisher = None
-        if self.config.controller:
-            topic = f"/{self.config.controller}/commands"
-            self.array_publisher = self.create_publisher(Float64MultiArray, topic, LATEST_ONLY)
-        if self.config.trajectory_topic:
-            topic = self.config.trajectory_topic
-            self.trajectory_publisher = self.create_publisher(JointTrajectory, topic, LATEST_ONLY)
         for name, limb in self.commander.limbs.items():
             self.create_subscription(
                 PoseStamped, f"{name}/target_pose", partial(self.on_target, limb), LATEST_ONLY
@@ -156,34 +129,17 @@ class IKNode(Node):
         limbs = [limb for limb in self.commander.limbs.values() if limb.command is not None]
         names = [name for limb in limbs for name in limb.chain.joint_names]
         positions = np.concatenate([limb.command for limb in limbs])
-        self.command_publisher.publish(messages.joint_state(names, positions, stamp))
-        if self.array_publisher is not None:
-            self._publish_array(dict(zip(names, positions)))
-        if self.trajectory_publisher is not None:
-            duration = max(self._travel_time(limb, previous.get(limb.name)) for limb in moved)
-            self._publish_trajectory(stamp, names, positions, duration)
+
+        def travel_time() -> float:
+            return max(self._travel_time(limb, previous.get(limb.name)) for limb in moved)
+
+        command = Command(stamp, names, positions, self.commander.measured, travel_time)
+        for output in self.outputs:
+            output.send(command)
 
     def _travel_time(self, limb: Limb, previous: np.ndarray | None) -> float:
         start = limb.command if previous is None else previous
         return limb.filter.travel_time(start, limb.command, self.fraction)
-
-    def _publish_array(self, commanded: dict[str, float]) -> None:
-        values = messages.ordered_positions({**self.commander.measured, **commanded}, self.controller_joints)
-        if values is None:
-            self._warn(
-                f"/{self.config.controller}/commands not sent: some of its joints have no position yet"
-            )
-            return
-        self.array_publisher.publish(Float64MultiArray(data=values.tolist()))
-
-    def _publish_trajectory(self, stamp, names: list[str], positions: np.ndarray, duration: float) -> None:
-        seconds = max(duration, 1.0 / self.config.command_rate)
-        point = JointTrajectoryPoint(positions=positions.tolist())
-        point.time_from_start.sec = int(seconds)
-        point.time_from_start.nanosec = int((seconds % 1.0) * 1e9)
-        trajectory = JointTrajectory(joint_names=names, points=[point])
-        trajectory.header.stamp = stamp
-        self.trajectory_publisher.publish(trajectory)
 
     def publish_diagnostics(self) -> None:
         """One DiagnosticStatus per chain on /diagnostics."""
@@ -194,20 +150,20 @@ class IKNode(Node):
         self.diagnostics_publisher.publish(diagnostic_array(statuses, self.get_clock().now().to_msg()))
 
     def on_set_parameters(self, parameters) -> SetParametersResult:
-        """Validate run-time changes: solver kinds, jacobian options, fraction and max age."""
-        kinds, jacobian = {}, {}
+        """Validate run-time changes: solver kinds, solver options, fraction and max age."""
+        kinds, options = {}, {}
         for parameter in parameters:
             chain = chain_of_solver_parameter(parameter.name)
+            option = solver_option_of_parameter(parameter.name)
             if chain is not None:
                 kinds[chain] = parameter.value
-            elif parameter.name.startswith("jacobian."):
-                key = parameter.name.split(".", 1)[1]
-                reason = check_jacobian_option(key, parameter.value)
+            elif option is not None:
+                reason = check_solver_option(*option, parameter.value)
                 if reason:
                     return SetParametersResult(successful=False, reason=reason)
-                jacobian[key] = parameter.value
+                options.setdefault(option[0], {})[option[1]] = parameter.value
         try:
-            self.commander.reconfigure(kinds, {"jacobian": jacobian})
+            self.commander.reconfigure(kinds, options)
         except (IKError, RequestError, TypeError, ValueError) as error:
             return SetParametersResult(successful=False, reason=f"refused: {error}")
         for parameter in parameters:

@@ -16,13 +16,12 @@ from rclpy.executors import SingleThreadedExecutor
 
 from ik_solvers.chain import Chain
 from ik_solvers.demo.metrics import Recording
+from ik_solvers.demo.node import DemoNode
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.trajectories import DemoTrajectories
-from ik_solvers.ros.demo_node import DemoNode
 
 PREROLL = 2.0  # [s] the first targets, held before the motion so the robot reaches its stance
 READY_TIMEOUT = 30.0  # [s] for the child processes to start and match
-SWITCH_TIMEOUT = 5.0  # [s] for the IK node to answer the parameter change
 TAIL = 1.2  # [s] after the motion, so that the IK node's last diagnostics arrive
 PROGRESS_PERIOD = 1.0  # [s]
 CHECK_RATE = 5.0  # [Hz] per chain: targets also sent to the solve_ik service, for the IK errors

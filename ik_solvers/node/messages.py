@@ -15,11 +15,19 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point, Pose
 from sensor_msgs.msg import JointState
 
+from ik_solvers.control.commander import RequestError
+from ik_solvers.frames import UnknownFrameError
+from ik_solvers.solvers import IKError
+
 MIN_QUATERNION_NORM = 1e-6
 
 
 class MessageError(ValueError):
     """A message's content cannot be used; the message says what was wrong and what is accepted."""
+
+
+# What bad input raises, on topics and in service requests alike: refused and reported, never fatal.
+INPUT_ERRORS = (MessageError, IKError, UnknownFrameError, RequestError)
 
 
 def point_to_array(point: Point, what: str = "position") -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Per-chain counters of the ik_node and their diagnostic_msgs form.
+"""The ik_node's per-chain counters (:class:`~ik_solvers.control.statistics.ChainStats`) as diagnostic_msgs.
 
 Each chain reports one DiagnosticStatus named ``<node>: <chain>``: solves, failures, refused
 inputs, the last error, and the last and mean solve time [ms].
@@ -6,38 +6,9 @@ inputs, the last error, and the last and mean solve time [ms].
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
-
-@dataclass
-class ChainStats:
-    """What happened on one chain since start-up. Times in seconds."""
-
-    solves: int = 0
-    failures: int = 0
-    refused: int = 0
-    last_error: str = ""
-    last_ok: bool = True
-    last_solve_time: float = 0.0
-    total_solve_time: float = 0.0
-
-    def record_solve(self, success: bool, seconds: float, message: str) -> None:
-        """Count one solve that took ``seconds``; a failure keeps ``message`` as the last error."""
-        self.solves += 1
-        self.last_solve_time = seconds
-        self.total_solve_time += seconds
-        self.last_ok = success
-        if not success:
-            self.failures += 1
-            self.last_error = message
-
-    def record_refusal(self, message: str) -> None:
-        """Count one input refused before solving (malformed, stale, unknown frame...)."""
-        self.refused += 1
-        self.last_ok = False
-        self.last_error = message
+from ik_solvers.control.statistics import ChainStats
 
 
 def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> DiagnosticStatus:

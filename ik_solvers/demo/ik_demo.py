@@ -21,17 +21,13 @@ import numpy as np
 from ik_solvers import Chain, RobotModel
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
+from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
+from ik_solvers.node.parameters import DEFAULT_CHAINS
 from ik_solvers.resources import package_share_path
-from ik_solvers.ros.demo_run import run_motion
 from ik_solvers.sim.mujoco_robot import ServoConfig
 
-CHAINS = {
-    "left_leg": ("base_link", "l_sole"),
-    "right_leg": ("base_link", "r_sole"),
-    "left_arm": ("base_link", "l_wrist"),
-    "right_arm": ("base_link", "r_wrist"),
-}
+CHAINS = DEFAULT_CHAINS  # the node's default chains: both legs to the soles, both arms to the wrists
 LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases

@@ -1,6 +1,6 @@
 """Command shaping for real servos: finite, within limits, and rate-limited per joint.
 
-No ROS here (unit-testable without rclpy). Positions are in a chain's joint order [rad or m];
+No ROS here (unit-testable without rclpy): part of :mod:`ik_solvers.control`. Positions are in a chain's joint order [rad or m];
 velocity limits come from the URDF [rad/s or m/s].
 """
 
@@ -45,10 +45,6 @@ class CommandFilter:
             for x, lower, upper, continuous in zip(values, self._lower, self._upper, self._continuous)
         )
 
-    def max_step(self, fraction: float, dt: float) -> np.ndarray:
-        """(n,) largest allowed change per joint in ``dt`` [s] at ``fraction`` of the velocity limits."""
-        return fraction * self.velocity_limits * max(dt, 0.0)
-
     def step(self, current: np.ndarray, goal: np.ndarray, fraction: float, dt: float) -> np.ndarray:
         """The next command from ``current`` toward ``goal``, both (n,).
 
@@ -58,7 +54,7 @@ class CommandFilter:
             fraction: share of the URDF velocity limit allowed, in (0, 1].
             dt: time since ``current`` was commanded [s].
         Returns:
-            (n,) finite command within the position limits, each joint within max_step of current.
+            (n,) finite command within the position limits, each joint within fraction × velocity limit × dt of current.
         """
         scale = fraction * max(dt, 0.0)
         command = []
@@ -72,15 +68,10 @@ class CommandFilter:
             command.append(now + delta)
         return np.array(self._clipped(command))
 
-    def clip(self, q: np.ndarray) -> np.ndarray:
-        """(n,) q with non-finite entries replaced by the limits' midpoint, clipped into the limits.
-
-        Continuous joints are wrapped into [-pi, pi) instead of clipped.
-        """
-        return np.array(self._clipped(q))
-
     def _clipped(self, q) -> list[float]:
-        """:meth:`clip` on plain floats (a handful of joints: cheaper than numpy calls)."""
+        """(n,) q with non-finite entries replaced by the limits' midpoint, clipped into the limits;
+        continuous joints wrapped into [-pi, pi) instead. Plain floats (a handful of joints: cheaper
+        than numpy calls)."""
         clipped = []
         for x, lower, upper, middle, continuous in zip(
             _floats(q), self._lower, self._upper, self._middle_list, self._continuous

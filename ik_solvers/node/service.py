@@ -18,14 +18,10 @@ from collections.abc import Callable
 import numpy as np
 from rclpy.clock import Clock
 
-from ik_solvers.frames import UnknownFrameError
-from ik_solvers.ros import messages
-from ik_solvers.ros.commander import Commander, Limb, RequestError
-from ik_solvers.ros.messages import MessageError
-from ik_solvers.solvers import IKError
+from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.node import messages
+from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers_interfaces.srv import SolveIK
-
-REQUEST_ERRORS = (MessageError, IKError, UnknownFrameError, RequestError)
 
 
 class SolveIKHandler:
@@ -43,7 +39,7 @@ class SolveIKHandler:
         """Fill ``response``; every error becomes success False with a message."""
         try:
             self._solve(request, response)
-        except REQUEST_ERRORS as error:
+        except INPUT_ERRORS as error:
             response.success, response.message = False, str(error)
         except Exception as error:  # noqa: BLE001 - the service must answer whatever went wrong
             response.success = False

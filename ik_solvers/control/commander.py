@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.control.command_filter import CommandFilter
+from ik_solvers.control.statistics import ChainStats
 from ik_solvers.frames import FrameTree
 from ik_solvers.model import RobotModel
-from ik_solvers.ros.command_filter import CommandFilter
-from ik_solvers.ros.diagnostics import ChainStats
 from ik_solvers.solvers import IKError, IKResult, Solver, make_solver, warm_up
 from ik_solvers.solvers.registry import solver_kind
 
