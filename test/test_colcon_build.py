@@ -26,3 +26,11 @@ def test_colcon_builds_both_packages_from_a_workspace(colcon_workspace):
     python = f"python{sys.version_info.major}.{sys.version_info.minor}"
     generated = install / "ik_solvers_interfaces" / "lib" / python / "site-packages" / "ik_solvers_interfaces"
     assert (generated / "srv" / "_solve_ik.py").is_file()
+
+
+def test_colcon_install_compiles_the_kernels(colcon_workspace):
+    """So that a node's first start loads them (about 0.5 s) instead of compiling (about 40 s)."""
+    assert colcon_workspace.returncode == 0, colcon_workspace.output
+    python = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    package = colcon_workspace.install / "ik_solvers" / "lib" / python / "site-packages" / "ik_solvers"
+    assert (package / "solvers" / "numeric" / "__pycache__" / "kernels-complete.json").is_file()
