@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ import yaml
 
 pytest.importorskip("rclpy")
 
+from diagnostic_msgs.msg import DiagnosticArray
 from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 from ik_node_harness import pose_stamped, positions_of
 from ros_helpers import spin_until, wait_for_matching
@@ -58,27 +60,39 @@ def launch_env(colcon_workspace, tmp_path_factory) -> dict[str, str]:
 
 
 class Launched:
-    """One LaunchService process running an installed launch file with ``arguments``."""
+    """One LaunchService process running an installed launch file with ``arguments``.
 
-    def __init__(self, session, env: dict[str, str], install: Path, name: str, **arguments: str) -> None:
+    It runs in a process group of its own: should it be killed, its nodes go with it.
+    """
+
+    def __init__(self, env: dict[str, str], install: Path, log: Path, name: str, **arguments: str) -> None:
         path = install / "ik_solvers" / "share" / "ik_solvers" / "launch" / name
         argv = [sys.executable, str(RUNNER), str(path), *(f"{k}:={v}" for k, v in arguments.items())]
-        self.session, self.name = session, name
-        self.process = session.processes.start(argv, env=env)
+        self.name, self.log = name, log
+        with open(log, "wb") as output:
+            self.process = subprocess.Popen(
+                argv,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def output(self) -> str:
-        return self.session.processes.output(self.process)
+        return self.log.read_text(errors="replace")
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
     def stop(self, executables: tuple[str, ...]) -> None:
-        """SIGINT (Ctrl-C) to LaunchService; assert it and every node in ``executables`` exit cleanly."""
-        self.process.send_signal(2)
+        """Ctrl-C: SIGINT to the process group, as a terminal sends it (LaunchService then leaves
+        the nodes to stop by themselves, escalating to SIGTERM after 5 s); assert LaunchService
+        and every node in ``executables`` exit cleanly, on SIGINT alone."""
+        os.killpg(self.process.pid, signal.SIGINT)
         try:
             code = self.process.wait(timeout=STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
-            self.process.kill()
             code = None
         output = self.output()
         assert code == 0, f"{self.name}: LaunchService exit code {code}\n{output}"
@@ -86,7 +100,29 @@ class Launched:
             assert re.search(rf"\[{executable}-\d+\]: process has finished cleanly", output), (
                 f"{executable} did not finish cleanly:\n{output}"
             )
-        assert "Traceback" not in output, output
+        assert "Traceback" not in output and "escalating to 'SIGTERM'" not in output, output
+        assert "compiling" not in output, f"the colcon install should have compiled the kernels:\n{output}"
+
+    def kill(self) -> None:
+        """Kill the whole process group if anything of it still runs."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture
+def launch(launch_env, colcon_workspace, tmp_path):
+    """``launch(name, **arguments) -> Launched``; whatever still runs after the test is killed."""
+    started: list[Launched] = []
+
+    def start(name: str, **arguments: str) -> Launched:
+        log = tmp_path / f"launch-{len(started)}.log"
+        started.append(Launched(launch_env, colcon_workspace.install, log, name, **arguments))
+        return started[-1]
+
+    yield start
+    for launched in started:
+        launched.kill()
 
 
 def ready(session, launched: Launched, client) -> None:
@@ -103,6 +139,30 @@ def call(session, client, request, launched: Launched):
     return future.result()
 
 
+def resend_until(session, publisher, message, condition, timeout: float = 10.0) -> bool:
+    """Publish ``message`` every spin until ``condition()``: a message sent before discovery has
+    completed on the node's side is lost, even once the publisher counts the match."""
+
+    def sent_and_met() -> bool:
+        publisher.publish(message)
+        return condition()
+
+    return wait_for_matching(session.executor, publisher) and spin_until(
+        session.executor, sent_and_met, timeout
+    )
+
+
+def joint_states_counted(diagnostics: list[DiagnosticArray]) -> bool:
+    """True once the ik_node's diagnostics count a /joint_states message."""
+    for array in diagnostics:
+        for status in array.status:
+            if status.name.endswith(": joint_states") and int(
+                {v.key: v.value for v in status.values}["messages"]
+            ):
+                return True
+    return False
+
+
 def leg_target(chain) -> np.ndarray:
     """(4, 4) sole pose of a slightly bent leg, in the chain's base frame (reachable by any robot)."""
     q = np.clip([0.05, 0.02, -0.3, 0.6, -0.3, -0.02], chain.lower, chain.upper)
@@ -115,9 +175,7 @@ def fk_error(chain, joint_state: JointState, target: np.ndarray) -> float:
     return float(np.linalg.norm(chain.fk(q)[:3, 3] - target[:3, 3]))
 
 
-def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(
-    ros_module, launch_env, colcon_workspace, tmp_path
-):
+def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(ros_module, launch, tmp_path):
     urdf = tmp_path / "long_legs.urdf"
     urdf.write_text(humanoid_urdf(HumanoidSpec(leg=LegDims(thigh=0.26, shank=0.23, w=0.03))))
     variant = RobotModel.from_urdf_file(urdf).chain("base_link", "l_sole")
@@ -132,10 +190,7 @@ def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(
         type(pose_stamped(np.eye(4))), "/robot_a/left_leg/target_pose", 1
     )
 
-    launched = Launched(
-        ros_module, launch_env, colcon_workspace.install, "ik.launch.py",
-        urdf=str(urdf), params=str(params), namespace="robot_a",
-    )  # fmt: skip
+    launched = launch("ik.launch.py", urdf=str(urdf), params=str(params), namespace="robot_a")
     ready(ros_module, launched, solve)
     target = leg_target(variant)
     answer = call(ros_module, solve, SolveIK.Request(chain="left_leg", target=pose_stamped(target)), launched)
@@ -147,15 +202,11 @@ def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(
     )
     assert not refused.success and "valid chains: left_leg, right_arm" in refused.message
 
-    assert wait_for_matching(ros_module.executor, target_publisher), launched.output()
-    target_publisher.publish(pose_stamped(target))
-    assert spin_until(ros_module.executor, lambda: bool(commands)), launched.output()
+    assert resend_until(ros_module, target_publisher, pose_stamped(target), lambda: bool(commands))
     launched.stop(("ik_node",))
 
 
-def test_hardware_launch_sends_commands_to_the_topic_and_the_controller(
-    ros_module, launch_env, colcon_workspace
-):
+def test_hardware_launch_sends_commands_to_the_topic_and_the_controller(ros_module, launch):
     leg = PACKAGED.chain("base_link", "l_sole")
     node = ros_module.make_node("hardware_launch_client")
     commands: list[JointState] = []
@@ -166,51 +217,52 @@ def test_hardware_launch_sends_commands_to_the_topic_and_the_controller(
     target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
     solve = node.create_client(SolveIK, "solve_ik")
 
-    launched = Launched(
-        ros_module, launch_env, colcon_workspace.install, "hardware.launch.py",
-        command_topic="/servo_driver/joint_commands", controller="fwd", max_velocity_fraction="1.0",
-    )  # fmt: skip
+    launched = launch(
+        "hardware.launch.py",
+        command_topic="/servo_driver/joint_commands",
+        controller="fwd",
+        max_velocity_fraction="1.0",
+    )
     ready(ros_module, launched, solve)
     assert wait_for_matching(ros_module.executor, measured), launched.output()
     assert wait_for_matching(ros_module.executor, target_publisher), launched.output()
     state = JointState(name=list(PACKAGED.joints), position=[0.0] * len(PACKAGED.joints))
-    target = pose_stamped(leg_target(leg))
-
-    def answered() -> bool:
-        """Every controller joint needs a measured position before the array goes out: resend
-        both until it does (a message sent while discovery completes on the node's side is lost)."""
-        if not arrays:
-            measured.publish(state)
-            target_publisher.publish(target)
-        return bool(commands) and bool(arrays)
-
-    assert spin_until(ros_module.executor, answered), launched.output()
+    # Every controller joint needs a measured position before the array goes out: measured first.
+    diagnostics: list[DiagnosticArray] = []
+    node.create_subscription(DiagnosticArray, "/diagnostics", diagnostics.append, 10)
+    assert resend_until(ros_module, measured, state, lambda: joint_states_counted(diagnostics)), (
+        launched.output()
+    )
+    answered = lambda: bool(commands) and bool(arrays)
+    assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), answered), (
+        launched.output()
+    )
     assert positions_of(commands[-1], leg.joint_names) is not None
     assert all(np.isfinite(arrays[-1].data))
     launched.stop(("ik_node",))
 
 
-def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch_env, colcon_workspace):
+def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch):
     leg = PACKAGED.chain("base_link", "l_sole")
     node = ros_module.make_node("sim_launch_client")
     states: list[JointState] = []
+    commands: list[JointState] = []
     node.create_subscription(JointState, "/joint_states", states.append, 10)
+    node.create_subscription(JointState, "joint_commands", commands.append, 10)
     target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
     solve = node.create_client(SolveIK, "solve_ik")
 
-    launched = Launched(
-        ros_module, launch_env, colcon_workspace.install, "sim.launch.py", publish_rate="50.0"
-    )
+    launched = launch("sim.launch.py", publish_rate="50.0")
     ready(ros_module, launched, solve)
     assert spin_until(ros_module.executor, lambda: bool(states), START_TIMEOUT), launched.output()
     target = leg_target(leg)
     answer = call(ros_module, solve, SolveIK.Request(chain="left_leg", target=pose_stamped(target)), launched)
     assert answer.success, answer.message
-    assert wait_for_matching(ros_module.executor, target_publisher), launched.output()
-    target_publisher.publish(pose_stamped(target))
     # The simulator follows the node's commands: its measured sole comes near the target.
-    assert spin_until(ros_module.executor, lambda: fk_error(leg, states[-1], target) < 0.01, 20.0), (
-        f"{fk_error(leg, states[-1], target)} m off\n{launched.output()}"
+    near = lambda: fk_error(leg, states[-1], target) < 0.01
+    assert resend_until(ros_module, target_publisher, pose_stamped(target), near, 20.0), (
+        f"{fk_error(leg, states[-1], target)} m off; {len(commands)} commands, the last "
+        f"{fk_error(leg, commands[-1], target) if commands else None} m off\n{launched.output()}"
     )
     launched.stop(("ik_node", "sim_node"))
 
