@@ -93,7 +93,10 @@ class BranchSolver(GeometricSolver):
         return q, np.where((reason == 0) & missed, NOT_MET, reason), position_error, orientation_error
 
     def _limit_scalar(self, raw, references, reason):
-        """Floats: each angle wrapped near its reference and clipped; the first clipped joint tagged."""
+        """Floats: each angle wrapped near its reference and clipped; the first clipped joint tagged.
+
+        The column loop of :meth:`_branch_rows` on plain floats, with early exits that numpy
+        columns cannot take: one solve's hot path."""
         q = []
         lower, upper = self._lower, self._upper
         for i, angle in enumerate(raw):

@@ -33,7 +33,7 @@ from ik_solvers.solvers.numeric.kernels.attempts import (
     T_ROUNDS,
     AttemptState,
 )
-from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model
+from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model, plain
 from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
 from ik_solvers.solvers.results import BatchResult, IKResult
 from ik_solvers.spatial import pose_error
@@ -62,6 +62,7 @@ class JacobianSolver:
         self.length = chain_length(chain)
         patience = SLOW_PATIENCE if opts.method in SLOW_METHODS else FAST_PATIENCE
         self._model = build_model(chain, opts, self.length, patience)
+        self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
         self._restarts = chain.random_configurations(
             opts.max_restarts, np.random.default_rng(opts.random_seed)
         )
@@ -109,7 +110,9 @@ class JacobianSolver:
         state = attempts.new_state(seeds, int(self._model.ints[I_SLOTS]))
         which = np.arange(len(targets))
         while which.size:
-            attempts.run_rounds(self._model, targets, seeds, self._restarts, state, which, ROUNDS_PER_CALL)
+            attempts.run_rounds(
+                self._kernel_model, targets, seeds, self._restarts, tuple(state), which, ROUNDS_PER_CALL
+            )
             which = which[state.target_counts[which, T_FINISHED] == 0]
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -120,7 +123,7 @@ class JacobianSolver:
         work = attempts.workspace(self.chain.n)
         q = np.ascontiguousarray(q, dtype=float)
         converged = attempts.iterate(self._model, q, np.ascontiguousarray(target, dtype=float), work)[0]
-        return q.copy() if converged else work[6].copy()
+        return q.copy() if converged else work.following.copy()
 
     def _results(self, targets: np.ndarray, state: AttemptState) -> BatchResult:
         opts = self.options

@@ -80,7 +80,7 @@ class _Arm(NamedTuple):
 
 
 class Arm7Solver(GeometricSolver):
-    """Analytic IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
+    """Closed-form IK of a 7-DoF arm with swivel control and joint-limit aware swivel choice.
 
     Args:
         chain: base → tip chain of an S-R-S arm (the tip may be a tool point after the wrist).
@@ -257,7 +257,9 @@ def _search_rows(geo: ArmGeometry, arm: _Arm, q: list, rows: np.ndarray) -> np.n
 
 
 def _search_one(geo: ArmGeometry, arm: _Arm):
-    """Step 4 for one target (floats): the seven angles at the nearest feasible swivel, or None."""
+    """Step 4 for one target (floats): the seven angles at the nearest feasible swivel, or None.
+
+    :func:`_search_rows` on floats (see :mod:`.swivel_search` for why both exist)."""
     psi = nearest_feasible_swivel_one(_groups(geo, arm, SCALAR))
     if psi is None:
         return None

@@ -8,6 +8,9 @@ the wrist rotation is then ``k_c cos ψ + k_s sin ψ + k_1`` (Rodrigues' formula
 limit equations, feasibility does not change. The search therefore solves the equations in closed
 form, tests one point inside every piece between roots, and returns the feasible point nearest to
 ψ = 0 (the requested swivel) — exact, and vectorised over the M arms (no loop over them).
+
+The ``*_one`` functions are the same search for one arm on Python floats, on purpose: numpy's
+per-call overhead on one-element arrays would make a single ``solve`` several times slower.
 """
 
 from __future__ import annotations

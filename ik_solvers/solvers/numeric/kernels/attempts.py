@@ -29,9 +29,16 @@ from ik_solvers.solvers.numeric.kernels.model import (
     I_SEED_ITERATIONS,
     P_ORIENTATION_TOLERANCE,
     P_POSITION_TOLERANCE,
+    named,
 )
 from ik_solvers.solvers.numeric.kernels.pose_error import pose_error
-from ik_solvers.solvers.numeric.kernels.steps import joint_step, project, step_workspace, wrap_angle
+from ik_solvers.solvers.numeric.kernels.steps import (
+    StepBuffers,
+    joint_step,
+    project,
+    step_workspace,
+    wrap_angle,
+)
 
 PROGRESS = 0.9  # an iteration makes progress when it brings the error energy below 90 % of the best
 S_ACTIVE, S_AGE, S_STALE = 0, 1, 2  # slot counts (N, K, 3)
@@ -71,12 +78,23 @@ def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
     )
 
 
+class Workspace(NamedTuple):
+    """Buffers of one iteration for n joints."""
+
+    pose: np.ndarray  # (3, 4) the tip pose
+    jacobian: np.ndarray  # (6, n) the geometric Jacobian
+    scratch: np.ndarray  # (3, 3, 4) FK scratch
+    error: np.ndarray  # (6,) the pose error
+    relative: np.ndarray  # (3, 3) the rotation error
+    step: np.ndarray  # (n,) the joint step
+    following: np.ndarray  # (n,) the next configuration
+    buffers: StepBuffers  # the step's own buffers
+
+
 @compiled
 def workspace(n):
-    """Buffers of one iteration: pose (3, 4), Jacobian (6, n), FK scratch (3, 3, 4), error (6,),
-    rotation error (3, 3), step (n,), next configuration (n,), the step's buffers
-    (:func:`~ik_solvers.solvers.numeric.kernels.steps.step_workspace`)."""
-    return (
+    """A :class:`Workspace` for n joints."""
+    return Workspace(
         np.empty((3, 4)),
         np.empty((6, n)),
         np.empty((3, 3, 4)),
@@ -91,7 +109,7 @@ def workspace(n):
 @borrowing
 def iterate(model, q, target, work):
     """One iteration from q (n,) towards target (4, 4): evaluate q, and unless it converged, step
-    into work[6]. Returns (converged, position error [m], orientation error [rad], energy)."""
+    into work.following. Returns (converged, position error [m], orientation error [rad], energy)."""
     pose, jacobian, scratch, error, relative, step, following, buffers = work
     weights, params, ints = model.weights.rows, model.params, model.ints
     fk_jacobian(model.terms, q, pose, jacobian, scratch)
@@ -114,9 +132,12 @@ def iterate(model, q, target, work):
 def run_rounds(model, targets, seeds, restarts, state, which, rounds):
     """Up to ``rounds`` rounds for each target index in ``which`` that is not finished yet.
 
-    targets (N, 4, 4), seeds (N, n), restarts (R, n), state from :func:`new_state` (updated).
+    model: :func:`~.model.plain` of the :class:`~.model.KernelModel`. targets (N, 4, 4), seeds
+    (N, n), restarts (R, n), state: a plain tuple of the :class:`AttemptState` from
+    :func:`new_state` (updated in place).
     """
-    _run_rounds(model, targets, seeds, restarts, state, which, rounds, workspace(seeds.shape[1]))
+    work = workspace(seeds.shape[1])
+    _run_rounds(named(model), targets, seeds, restarts, AttemptState(*state), which, rounds, work)
 
 
 @borrowing
@@ -160,7 +181,7 @@ def _round(model, target, seed, restarts, state, t, work):
                 _copy(q, answer_q[t])
                 answer_error[t, 0], answer_error[t, 1] = position_error, angle
         else:
-            _copy(work[6], q)
+            _copy(work.following, q)
         slot_counts[t, s, S_AGE] += 1
     if winner >= 0:
         for s in range(slot_q.shape[1]):

@@ -9,6 +9,8 @@ step-size factor, the step-norm bound and the joint limits, which :func:`project
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ik_solvers.solvers.numeric.jit import borrowing, compiled
@@ -35,13 +37,24 @@ from ik_solvers.solvers.numeric.kernels.model import (
 )
 
 
+class StepBuffers(NamedTuple):
+    """Buffers of :func:`joint_step` for n joints; only the task's m rows and the r right-hand
+    sides in use are read."""
+
+    scaled: np.ndarray  # (6, n) the Jacobian with its rows scaled by the task row weights
+    weighted: np.ndarray  # (6, n) scaled times W⁻¹ (the joint weight's inverse)
+    rhs: np.ndarray  # (6, 2) right-hand sides: the weighted error, the null-space direction's image
+    gram: np.ndarray  # (6, 6) the Gram matrix
+    factor: np.ndarray  # (6, 6) its Cholesky factor
+    solution: np.ndarray  # (6, 2) the damped solution
+    inverse: np.ndarray  # (n, 2) J⁺ times the right-hand sides
+    eta: np.ndarray  # (n,) the null-space direction η
+
+
 @compiled
 def step_workspace(n):
-    """Buffers of :func:`joint_step` for n joints: scaled Jacobian (6, n), weighted Jacobian (6, n),
-    right-hand sides (6, 2), Gram matrix (6, 6), its Cholesky factor (6, 6), damped solution
-    (6, 2), J⁺ times the right-hand sides (n, 2), null-space direction η (n,). Only the task's m
-    rows and the r right-hand sides in use are read."""
-    return (
+    """:class:`StepBuffers` for n joints."""
+    return StepBuffers(
         np.empty((6, n)),
         np.empty((6, n)),
         np.empty((6, 2)),
@@ -63,7 +76,7 @@ def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
         return
     m, n = ints[I_ROWS], q.shape[0]
     row_weights = weights.rows
-    scaled, rhs, inverse, eta = buffers[0], buffers[2], buffers[6], buffers[7]
+    scaled, rhs, inverse, eta = buffers.scaled, buffers.rhs, buffers.inverse, buffers.eta
     columns = 2 if ints[I_GOALS] else 1
     for r in range(m):
         rhs[r, 0] = error[r] * row_weights[r]
@@ -83,8 +96,8 @@ def joint_step(model, q, jacobian, error, relative, energy, step, buffers):
 
 @borrowing
 def _inverse(model, m, columns, energy, buffers):
-    """J⁺ rhs into buffers[6][:, :columns] for the right-hand sides buffers[2][:m, :columns], J⁺
-    the method's generalised inverse of the scaled Jacobian buffers[0][:m]."""
+    """J⁺ rhs into buffers.inverse[:, :columns] for the right-hand sides buffers.rhs[:m, :columns],
+    J⁺ the method's generalised inverse of the scaled Jacobian buffers.scaled[:m]."""
     params, ints, weights = model.params, model.ints, model.weights
     if ints[I_METHOD] == DLS:
         _dls(m, columns, energy, params, weights.inverse, ints[I_JOINT_WEIGHTS] != 0, buffers)
@@ -96,7 +109,7 @@ def _inverse(model, m, columns, energy, buffers):
 def _factored_inverse(model, m, columns, buffers):
     """:func:`_inverse` of the methods that factor J (SVD) or use its transpose (they allocate)."""
     params, ints, weights = model.params, model.ints, model.weights
-    scaled, rhs = buffers[0][:m].copy(), buffers[2][:m, :columns].copy()
+    scaled, rhs = buffers.scaled[:m].copy(), buffers.rhs[:m, :columns].copy()
     if ints[I_METHOD] == TRANSPOSE:
         inverse = _transpose(scaled, rhs)
     elif ints[I_METHOD] == PINV or ints[I_JOINT_WEIGHTS] == 0:
@@ -104,7 +117,7 @@ def _factored_inverse(model, m, columns, buffers):
     else:
         root = weights.root  # weighted pseudoinverse (Whitney 1969): J_W⁺ = L⁻ᵀ (J L⁻ᵀ)⁺ with W = L Lᵀ
         inverse = root @ _pinv(scaled @ root, rhs, params[P_SINGULAR_CUTOFF])
-    buffers[6][:, :columns] = inverse
+    buffers.inverse[:, :columns] = inverse
 
 
 @borrowing
@@ -117,7 +130,8 @@ def _dls(m, columns, energy, params, inverse_weight, use_weight, buffers):
     (0 when σ ≥ ε) raises the damping as the smallest singular value σ of J W^-1/2 falls below
     the threshold ε (Nakamura-Hanafusa's rule), and the step is solved again.
     """
-    scaled, weighted, gram, inverse = buffers[0], buffers[1], buffers[3], buffers[6]
+    scaled, weighted, gram, inverse = buffers.scaled, buffers.weighted, buffers.gram, buffers.inverse
+    rhs, factor, solution = buffers.rhs, buffers.factor, buffers.solution
     n = scaled.shape[1]
     if use_weight:
         for i in range(m):
@@ -135,18 +149,18 @@ def _dls(m, columns, energy, params, inverse_weight, use_weight, buffers):
                 total += weighted[i, j] * scaled[k, j]
             gram[i, k] = gram[k, i] = total
     damping = params[P_DAMPING] * energy + params[P_DAMPING_BIAS]
-    _damped_inverse(weighted, buffers[2], gram, buffers[4], buffers[5], inverse, damping, m, columns)
+    _damped_inverse(weighted, rhs, gram, factor, solution, inverse, damping, m, columns)
     if params[P_SINGULAR_DAMPING] > 0:
         norm = 0.0
         for j in range(n):
             norm += inverse[j, 0] ** 2
         threshold = params[P_SINGULAR_THRESHOLD] ** 2
         # σ²_min ≥ ε² (shortfall 0, the same step) exactly when gram − ε²I is positive definite
-        if norm > params[P_MAX_STEP] ** 2 and not cholesky(gram, -threshold, m, buffers[4]):
-            smallest = smallest_eigenvalue(gram, params[P_DAMPING_BIAS], m, buffers[4], buffers[5])
+        if norm > params[P_MAX_STEP] ** 2 and not cholesky(gram, -threshold, m, factor):
+            smallest = smallest_eigenvalue(gram, params[P_DAMPING_BIAS], m, factor, solution)
             shortfall = max(0.0, 1.0 - smallest / threshold)
             extra = damping + params[P_SINGULAR_DAMPING] * shortfall * energy
-            _damped_inverse(weighted, buffers[2], gram, buffers[4], buffers[5], inverse, extra, m, columns)
+            _damped_inverse(weighted, rhs, gram, factor, solution, inverse, extra, m, columns)
 
 
 @borrowing
