@@ -65,12 +65,11 @@ $(STAMPS)/package: $(STAMPS)/interfaces setup.py setup.cfg package.xml
 # that the demo, the tests and every node start load them in about 0.5 s instead.
 $(STAMPS)/kernels: $(STAMPS)/package $(wildcard $(ROOT)/ik_solvers/solvers/numeric/*.py) \
 		$(wildcard $(ROOT)/ik_solvers/solvers/numeric/kernels/*.py) $(ROOT)/ik_solvers/whole_body/com_kernel.py
-	@echo "compiling the Jacobian solver's and the centre of mass's kernels (once per machine)"
-	@# numba keys each cached function on its own file only: drop the whole cache, callees change too
-	rm -f "$(ROOT)"/ik_solvers/solvers/numeric/__pycache__/*.nb[ic] \
-		"$(ROOT)"/ik_solvers/solvers/numeric/kernels/__pycache__/*.nb[ic] \
-		"$(ROOT)"/ik_solvers/whole_body/__pycache__/*.nb[ic]
-	$(PY) -c "from ik_solvers.solvers import warm_up; warm_up()"
+	@# kernel_cache rebuilds the Jacobian solver's whole cache when a kernel source changed (numba
+	@# keys each cached function on its own file only) or a compile was interrupted, and says so
+	$(PY) -m ik_solvers.solvers.numeric.kernel_cache
+	@echo "compiling the centre of mass's kernels (once per machine)"
+	rm -f "$(ROOT)"/ik_solvers/whole_body/__pycache__/*.nb[ic]
 	$(PY) -c "from ik_solvers.whole_body.com_kernel import prepare; prepare()"
 	touch "$@"
 

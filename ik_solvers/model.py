@@ -122,9 +122,14 @@ def _collision_boxes(link) -> tuple[CollisionBox, ...]:
 
 
 def _limits(joint) -> tuple[float, float, float, float]:
-    """(lower, upper, velocity, effort); continuous joints get [-pi, pi] and wrap."""
+    """(lower, upper, velocity, effort); continuous joints get [-pi, pi] and wrap.
+
+    A movable joint's velocity limit [rad/s or m/s] bounds the node's commands, so one that is
+    given must be positive (0, negative or NaN would switch speed limiting off); a joint whose
+    ``<limit>`` is absent (allowed for continuous joints) has none (inf).
+    """
     limit = joint.limit
-    velocity = float(limit.velocity) if limit is not None and limit.velocity else math.inf
+    velocity = _velocity_limit(joint)
     effort = float(limit.effort) if limit is not None and limit.effort else math.inf
     if joint.type == "continuous":
         return -math.pi, math.pi, velocity, effort
@@ -133,9 +138,30 @@ def _limits(joint) -> tuple[float, float, float, float]:
     if limit is None or limit.lower is None or limit.upper is None:
         raise ModelError(f"{joint.type} joint '{joint.name}' needs <limit lower=... upper=...>")
     lower, upper = float(limit.lower), float(limit.upper)
+    if not (math.isfinite(lower) and math.isfinite(upper)):
+        hint = " (a joint that turns without end is type 'continuous')" if joint.type == "revolute" else ""
+        raise ModelError(
+            f"{joint.type} joint '{joint.name}' has limits [{lower}, {upper}]; finite limits are required{hint}"
+        )
     if not lower <= upper:
         raise ModelError(f"joint '{joint.name}' has lower limit {lower} above upper limit {upper}")
     return lower, upper, velocity, effort
+
+
+def _velocity_limit(joint) -> float:
+    """The joint's URDF velocity limit [rad/s or m/s]; inf for fixed joints and absent limits."""
+    limit = joint.limit
+    if limit is None or limit.velocity is None:
+        return math.inf
+    velocity = float(limit.velocity)
+    if joint.type == "fixed":
+        return velocity if velocity > 0.0 else math.inf
+    if not velocity > 0.0:  # also refuses NaN
+        raise ModelError(
+            f"joint '{joint.name}' has velocity limit {limit.velocity}; a positive velocity "
+            "[rad/s or m/s] is required (it bounds how fast commands move the joint)"
+        )
+    return velocity
 
 
 class RobotModel:
@@ -153,18 +179,13 @@ class RobotModel:
         self.inertials: dict[str, Inertial] = dict(inertials or {})  # links without one are absent
         self.collision_boxes: dict[str, tuple[CollisionBox, ...]] = dict(collision_boxes or {})
         self.links: tuple[str, ...] = tuple(links)
-        self.joints: dict[str, Joint] = {j.name: j for j in joints}
-        self._parent_joint: dict[str, Joint] = {j.child: j for j in joints}
-        for joint in joints:
-            for link in (joint.parent, joint.child):
-                if link not in self.links:
-                    raise ModelError(
-                        f"joint '{joint.name}' names link '{link}', which the URDF does not define"
-                    )
+        self.joints: dict[str, Joint] = _by_name(joints)
+        self._parent_joint: dict[str, Joint] = _parent_joints(joints, self.links)
         roots = [link for link in self.links if link not in self._parent_joint]
         if len(roots) != 1:
             raise ModelError(f"URDF must have exactly one root link, found {roots}")
         self.root: str = roots[0]
+        _check_no_loop(self._parent_joint)
 
     @classmethod
     def from_urdf_string(cls, xml: str) -> RobotModel:
@@ -222,6 +243,54 @@ class RobotModel:
         close = difflib.get_close_matches(link, self.links, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise ModelError(f"unknown link '{link}' in robot '{self.name}'{hint}")
+
+
+def _by_name(joints: list[Joint]) -> dict[str, Joint]:
+    """Joint name → joint; ModelError when two joints share a name."""
+    named: dict[str, Joint] = {}
+    for joint in joints:
+        if joint.name in named:
+            raise ModelError(
+                f"joint name '{joint.name}' is used twice (parents '{named[joint.name].parent}' and "
+                f"'{joint.parent}'); every joint needs a name of its own"
+            )
+        named[joint.name] = joint
+    return named
+
+
+def _parent_joints(joints: list[Joint], links: tuple[str, ...]) -> dict[str, Joint]:
+    """Child link → the joint that leads to it; ModelError for an undefined link or two parents."""
+    defined = set(links)
+    parent_joint: dict[str, Joint] = {}
+    for joint in joints:
+        for link in (joint.parent, joint.child):
+            if link not in defined:
+                raise ModelError(f"joint '{joint.name}' names link '{link}', which the URDF does not define")
+        first = parent_joint.get(joint.child)
+        if first is not None:
+            raise ModelError(
+                f"link '{joint.child}' has two parents: '{first.parent}' (joint '{first.name}') and "
+                f"'{joint.parent}' (joint '{joint.name}'); a URDF is a tree, each link has one parent"
+            )
+        parent_joint[joint.child] = joint
+    return parent_joint
+
+
+def _check_no_loop(parent_joint: dict[str, Joint]) -> None:
+    """ModelError naming the links of a loop, where following parents from a link comes back to it."""
+    cleared: set[str] = set()
+    for start in parent_joint:
+        path, link = [start], start
+        while link in parent_joint and link not in cleared:
+            link = parent_joint[link].parent
+            if link in path:
+                loop = path[path.index(link) :] + [link]
+                raise ModelError(
+                    f"joints form a loop: {' → '.join(reversed(loop))}; a URDF is a tree, "
+                    "each link's parents must lead up to the root"
+                )
+            path.append(link)
+        cleared.update(path)
 
 
 def _parse_urdf(xml: str):

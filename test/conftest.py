@@ -177,3 +177,18 @@ def ros_module(tmp_path_factory):
             node.destroy_node()
         session.executor.shutdown()
         context.try_shutdown()
+
+
+@pytest.fixture(scope="session")
+def colcon_workspace(tmp_path_factory):
+    """The repository built by ``colcon build`` in a temporary workspace, once per session.
+
+    Skips where the venv has no colcon; under ``CI=true`` that is a failure instead.
+    """
+    from workspaces import COLCON_NOT_READY, COLCON_READY, colcon_build
+
+    if not COLCON_READY:
+        if os.environ.get("CI") == "true":
+            pytest.fail(COLCON_NOT_READY)
+        pytest.skip(COLCON_NOT_READY)
+    return colcon_build(tmp_path_factory.mktemp("colcon") / "ws")

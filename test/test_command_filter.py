@@ -68,3 +68,9 @@ def test_random_steps_never_leave_the_limits_or_exceed_the_step_bound():
         assert np.all((following >= LOWER) & (following <= UPPER))
         assert np.all(np.abs(following - command)[:2] <= 0.3 * VELOCITY[:2] * 0.02 + 1e-12)
         command = following
+
+
+def test_a_current_value_beyond_the_limits_is_brought_back_at_the_velocity_limit():
+    shaping = CommandFilter(np.array([-1.0]), np.array([1.0]), np.array([2.0]))
+    command = shaping.step(np.array([2.0]), np.array([0.0]), fraction=1.0, dt=0.01)
+    np.testing.assert_allclose(command, [1.98])  # not clipped to 1.0 in one jump

@@ -100,6 +100,7 @@ BROKEN = {
     "malformed URDF": (["robot_description:=<robot name='r'><link name='a'>"], "URDF does not parse"),
     "unknown tip link": (["chains.left_arm.tip_link:=l_wrsit"], "unknown link 'l_wrsit'"),
     "chain without links": (["chain_names:=[tail]"], "chains.tail.base_link"),
+    "command rate 0": (["command_rate:=0.0"], "command_rate"),
     "controller joint of no chain": (
         ["chain_names:=[left_arm]", "chains.left_arm.solver:=jacobian", "ros2_control.joints:=[l_knee]"],
         "ros2_control.joints",
@@ -120,3 +121,4 @@ def test_a_broken_configuration_stops_start_up_with_the_reason(ros_module):
         output = ros_module.processes.output(process)
         assert code == 1, f"{case}: exit code {code}\n{output}"
         assert "cannot start" in output and BROKEN[case][1] in output, f"{case}:\n{output}"
+        assert "Traceback" not in output, f"{case}: one line, not a traceback:\n{output}"

@@ -55,14 +55,21 @@ def test_a_malformed_pose_is_refused_with_a_reason(position, quaternion, reason)
         pose_to_matrix(make_pose(position, quaternion))
 
 
-def test_joint_positions_leave_out_non_finite_entries():
-    message = JointState(name=["a", "b"], position=[1.0, math.nan])
-    assert joint_positions(message) == {"a": 1.0}
+def test_joint_positions_keep_known_joints_and_count_the_rest():
+    message = JointState(name=["a", "b", "ghost", "c"], position=[1.0, math.nan, 2.0, 3.0])
+    assert joint_positions(message, {"a", "b", "c"}) == ({"a": 1.0, "c": 3.0}, 1, 1)
 
 
 def test_joint_positions_refuse_names_and_positions_of_different_lengths():
     with pytest.raises(MessageError, match="one position per name"):
-        joint_positions(JointState(name=["a", "b"], position=[1.0]))
+        joint_positions(JointState(name=["a", "b"], position=[1.0]), {"a", "b"})
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-300, 5e-324])
+def test_huge_and_tiny_quaternions_are_normalised_to_the_same_rotation(scale):
+    quaternion = (0.0, 0.0, math.sin(0.25 * math.pi), math.cos(0.25 * math.pi))  # 90° about z
+    pose = pose_to_matrix(make_pose((0.0, 0.0, 0.0), [scale * c for c in quaternion]))
+    np.testing.assert_allclose(pose[:3, :3], [[0, -1, 0], [1, 0, 0], [0, 0, 1]], atol=1e-12)
 
 
 def test_joint_state_carries_names_positions_and_stamp():

@@ -199,3 +199,67 @@ def test_small_batches_of_fk_and_jacobian_equal_single_calls(mixed, count):
         expected_pose, expected_jacobian = chain.fk_and_jacobian(q)
         np.testing.assert_allclose(pose, expected_pose, atol=1e-15)
         np.testing.assert_allclose(jacobian, expected_jacobian, atol=1e-15)
+
+
+def packaged_urdf() -> str:
+    return package_share_path("urdf", "humanoid.urdf").read_text()
+
+
+def with_joint(xml: str, joint: str) -> str:
+    """The URDF ``xml`` with the ``<joint>`` element ``joint`` added before ``</robot>``."""
+    return xml.replace("</robot>", joint + "\n</robot>")
+
+
+def test_link_with_two_parents_is_refused_naming_the_link_and_both_parents():
+    extra = "<joint name='head_to_hand' type='fixed'><parent link='head'/><child link='l_hand'/></joint>"
+    with pytest.raises(ModelError, match=r"link 'l_hand' has two parents: 'l_wrist' .* and 'head'"):
+        RobotModel.from_urdf_string(with_joint(packaged_urdf(), extra))
+
+
+def test_joints_forming_a_loop_are_refused_naming_the_loop():
+    xml = (
+        "<robot name='x'><link name='a'/><link name='b'/><link name='c'/>"
+        "<joint name='ab' type='fixed'><parent link='a'/><child link='b'/></joint>"
+        "<joint name='bc' type='fixed'><parent link='b'/><child link='c'/></joint>"
+        "<joint name='cb' type='fixed'><parent link='c'/><child link='b'/></joint></robot>"
+    )
+    with pytest.raises(ModelError, match="link 'b' has two parents"):
+        RobotModel.from_urdf_string(xml)
+    cycle = (
+        "<robot name='x'><link name='a'/><link name='b'/><link name='c'/>"
+        "<joint name='bc' type='fixed'><parent link='b'/><child link='c'/></joint>"
+        "<joint name='cb' type='fixed'><parent link='c'/><child link='b'/></joint></robot>"
+    )
+    with pytest.raises(ModelError, match=r"joints form a loop: (b → c → b|c → b → c)"):
+        RobotModel.from_urdf_string(cycle)
+
+
+def test_duplicate_joint_names_are_refused():
+    extra = (
+        "<joint name='head_fixed' type='fixed'><parent link='l_hand'/><child link='spare'/></joint>"
+        "<link name='spare'/>"
+    )
+    with pytest.raises(ModelError, match="joint name 'head_fixed' is used twice"):
+        RobotModel.from_urdf_string(with_joint(packaged_urdf(), extra))
+
+
+def one_joint_urdf(limit: str, kind: str = "revolute") -> str:
+    return (
+        f"<robot name='x'><link name='a'/><link name='b'/><joint name='j' type='{kind}'>"
+        f"<parent link='a'/><child link='b'/><axis xyz='0 0 1'/>{limit}</joint></robot>"
+    )
+
+
+@pytest.mark.parametrize("velocity", ["0", "nan", "-1"])
+def test_velocity_limit_that_is_not_positive_is_refused_naming_the_joint(velocity):
+    xml = one_joint_urdf(f"<limit lower='-1' upper='1' effort='1' velocity='{velocity}'/>")
+    with pytest.raises(ModelError, match=rf"joint 'j' has velocity limit {velocity}.*positive"):
+        RobotModel.from_urdf_string(xml)
+
+
+@pytest.mark.parametrize("kind", ["revolute", "prismatic"])
+@pytest.mark.parametrize("lower,upper", [("-inf", "inf"), ("-1.0", "inf"), ("-inf", "1.0")])
+def test_infinite_position_limits_are_refused_clearly(kind, lower, upper):
+    xml = one_joint_urdf(f"<limit lower='{lower}' upper='{upper}' effort='1' velocity='1'/>", kind)
+    with pytest.raises(ModelError, match=rf"{kind} joint 'j' has limits \[{lower}, {upper}\].*finite"):
+        RobotModel.from_urdf_string(xml)

@@ -88,3 +88,52 @@ def test_batch_result_rows_read_as_single_results(arm, kind):
         assert row.success == batch.success[index]
         np.testing.assert_array_equal(row.q, batch.q[index])
         assert row.message == batch.messages[index]
+
+
+def bad_bottom_row() -> np.ndarray:
+    pose = np.eye(4)
+    pose[3] = [1.0, 2.0, 3.0, 5.0]
+    return pose
+
+
+@pytest.mark.parametrize("kind", ["geometric", "jacobian"])
+@pytest.mark.parametrize(
+    "target,reason",
+    [
+        (bad_bottom_row(), r"bottom row \[1.0, 2.0, 3.0, 5.0\]; expected \[0, 0, 0, 1\]"),
+        (np.eye(4) + 1e-3j, "complex"),
+        (np.full((4, 4), "a"), "numbers"),
+        ([[1, 0, 0, "x"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], "numbers"),
+    ],
+)
+def test_malformed_target_array_is_refused_by_both_solvers(arm, kind, target, reason):
+    with pytest.raises(InvalidTargetError, match=reason):
+        make_solver(kind, arm).solve(target)
+
+
+@pytest.mark.parametrize("kind", ["geometric", "jacobian"])
+def test_complex_or_string_seed_is_refused(arm, kind):
+    solver = make_solver(kind, arm)
+    with pytest.raises(InvalidTargetError, match="complex"):
+        solver.solve(np.eye(4), seed=np.zeros(7) + 1j)
+    with pytest.raises(InvalidTargetError, match="numbers"):
+        solver.solve(np.eye(4), seed=["a"] * 7)
+
+
+def test_batch_with_a_bad_bottom_row_fails_that_row_only_or_is_refused(arm):
+    targets = np.stack([arm.fk(np.zeros(7)), bad_bottom_row()])
+    batch = make_solver("geometric", arm).solve_batch(targets)
+    assert batch.success.tolist() == [True, False]
+    assert "bottom row" in batch.messages[1] or "homogeneous" in batch.messages[1]
+    with pytest.raises(InvalidTargetError, match=r"at indices \[1\]"):
+        make_solver("jacobian", arm).solve_batch(targets)
+
+
+@pytest.mark.parametrize("kind", ["geometric", "jacobian"])
+def test_huge_finite_seed_is_clipped_without_overflow_warning(arm, kind, recwarn):
+    result = make_solver(kind, arm).solve(arm.fk(np.zeros(7)), seed=np.full(7, 1e308))
+    assert np.all(np.isfinite(result.q))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)], [
+        str(w.message) for w in recwarn
+    ]
+    np.testing.assert_array_equal(check_seed(arm, np.full(7, 1e308)), arm.upper)

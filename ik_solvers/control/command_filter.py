@@ -49,24 +49,39 @@ class CommandFilter:
         """The next command from ``current`` toward ``goal``, both (n,).
 
         Args:
-            current: the last command (or the measured state before the first command).
-            goal: where the joints should end up; non-finite entries hold that joint.
+            current: the last command (or the measured state before the first command). A joint
+                beyond its limits (a measured overshoot) is brought back from where it is, at the
+                velocity limit, not clipped into the limits in one jump.
+            goal: where the joints should end up, clipped into the limits; non-finite entries
+                hold that joint.
             fraction: share of the URDF velocity limit allowed, in (0, 1].
             dt: time since ``current`` was commanded [s].
         Returns:
-            (n,) finite command within the position limits, each joint within fraction × velocity limit × dt of current.
+            (n,) finite command, each joint within fraction × velocity limit × dt of current and
+            within the position limits, or between current and the limits.
         """
         scale = fraction * max(dt, 0.0)
         command = []
-        for i, (now, wanted) in enumerate(zip(self._clipped(current), _floats(goal))):
-            delta = wanted - now if math.isfinite(wanted) else 0.0
-            if self._continuous[i]:
-                delta = (delta + math.pi) % TWO_PI - math.pi
+        for i, (now, wanted) in enumerate(zip(self._started(current), _floats(goal))):
+            if not math.isfinite(wanted):
+                delta = 0.0
+            elif self._continuous[i]:
+                delta = (wanted - now + math.pi) % TWO_PI - math.pi
+            else:
+                delta = min(max(wanted, self._lower[i]), self._upper[i]) - now
             limit = self._velocity[i] * scale
             if abs(delta) > limit:
                 delta = math.copysign(limit, delta)
             command.append(now + delta)
-        return np.array(self._clipped(command))
+        return np.array(self._started(command))
+
+    def _started(self, q) -> list[float]:
+        """(n,) q as floats: non-finite entries → the limits' midpoint, continuous joints wrapped
+        into [-pi, pi); others as they are (possibly beyond the limits)."""
+        return [
+            middle if not math.isfinite(x) else (x + math.pi) % TWO_PI - math.pi if continuous else x
+            for x, middle, continuous in zip(_floats(q), self._middle_list, self._continuous)
+        ]
 
     def _clipped(self, q) -> list[float]:
         """(n,) q with non-finite entries replaced by the limits' midpoint, clipped into the limits;

@@ -18,11 +18,15 @@ import numpy as np
 
 from ik_solvers.chain import Chain
 from ik_solvers.control.command_filter import CommandFilter
-from ik_solvers.control.statistics import ChainStats
+from ik_solvers.control.statistics import ChainStats, JointStateStats, shortened
 from ik_solvers.frames import FrameTree
 from ik_solvers.model import RobotModel
 from ik_solvers.solvers import IKError, IKResult, Solver, make_solver, warm_up
 from ik_solvers.solvers.registry import solver_kind
+
+BOUNDED = ("revolute", "prismatic")  # joint types with position limits (continuous ones wrap)
+OUTSIDE_TOLERANCE = 1e-3  # [rad or m] a measurement this far beyond a limit is reported
+MAX_NAME_LENGTH = 256  # [characters] longer than any link name: refused before it is looked up
 
 
 class RequestError(ValueError):
@@ -40,7 +44,6 @@ class Limb:
     filter: CommandFilter
     goal: np.ndarray | None = None  # (n,) last successful solution [rad or m]
     command: np.ndarray | None = None  # (n,) last published command
-    command_time: float = 0.0  # [s] monotonic time of the last command
     pole: np.ndarray | None = None  # (3,) pole target in the chain's base frame [m]
     stats: ChainStats = field(default_factory=ChainStats)
 
@@ -64,7 +67,11 @@ class Commander:
         warm_up()  # every kind now, not at the first run-time switch to it
         self.frames = FrameTree(model)
         self.options = {kind: dict(values) for kind, values in options.items()}
-        self.measured: dict[str, float] = {}
+        self.measured: dict[str, float] = {}  # the model's joints only [rad or m]
+        self.joint_states = JointStateStats()
+        self._limits = {j.name: (j.lower, j.upper) for j in model.joints.values() if j.type in BOUNDED}
+        self._outside: dict[str, str] = {}  # joint → description, while measured outside its limits
+        self.message_time: float | None = None  # [s] when the last command message went out
         self.max_joint_jump = 0.5  # [rad or m] see jump_refusal
         self.allow_branch_switch = False
         self.limbs: dict[str, Limb] = {}
@@ -124,9 +131,19 @@ class Commander:
         return state
 
     def to_base(self, limb: Limb, pose: np.ndarray, frame: str) -> np.ndarray:
-        """(4, 4) ``pose`` given in link ``frame`` ('' = chain base) → the chain's base frame."""
+        """(4, 4) ``pose`` given in link ``frame`` ('' = chain base) → the chain's base frame.
+
+        Raises:
+            RequestError: ``frame`` is longer than any link name (quoted cut short).
+            UnknownFrameError: ``frame`` is no link of the model.
+        """
         if not frame or frame == limb.chain.base_link:
             return pose
+        if len(frame) > MAX_NAME_LENGTH:
+            raise RequestError(
+                f"frame_id {shortened(frame, 40)!r} has {len(frame)} characters; link names here "
+                f"have at most {MAX_NAME_LENGTH}"
+            )
         return self.frames.transform(pose, frame, limb.chain.base_link, self.positions())
 
     def point_to_base(self, limb: Limb, point: np.ndarray, frame: str) -> np.ndarray:
@@ -193,13 +210,51 @@ class Commander:
             "(set allow_branch_switch to command such solutions)"
         )
 
-    def advance(self, limb: Limb, now: float, fraction: float, max_dt: float) -> bool:
-        """Step the limb's command toward its goal at time ``now`` [s]; True when it changed.
+    def measure(self, positions: Mapping[str, float], unknown: int = 0, non_finite: int = 0) -> list[str]:
+        """Take measured positions of the model's joints (from one /joint_states message).
 
-        The step is limited by ``fraction`` of the velocity limits over the time since the last
-        command, at most ``max_dt`` [s]. The first command starts from the measured state (or
-        the goal itself when nothing was measured: nothing better is known).
+        Args:
+            positions: joint name → position [rad or m], the model's joints only.
+            unknown, non_finite: entries of the message left out (counted in :attr:`joint_states`).
+        Returns:
+            descriptions of the joints newly measured outside their limits (by more than
+            OUTSIDE_TOLERANCE); all such joints are listed in ``joint_states.outside_limits``.
         """
+        self.measured.update(positions)
+        self.joint_states.record(unknown, non_finite)
+        changed, newly = False, []
+        for name, value in positions.items():
+            limits = self._limits.get(name)
+            if limits is None:
+                continue
+            if limits[0] - OUTSIDE_TOLERANCE <= value <= limits[1] + OUTSIDE_TOLERANCE:
+                changed |= self._outside.pop(name, None) is not None
+                continue
+            if name not in self._outside:
+                newly.append(name)
+            self._outside[name] = f"{name} = {value:.4g} outside [{limits[0]:g}, {limits[1]:g}]"
+            changed = True
+        if changed:
+            self.joint_states.outside_limits = "; ".join(self._outside.values())
+        return [self._outside[name] for name in newly]
+
+    def advance(self, limbs: list[Limb], now: float, fraction: float, max_dt: float) -> list[Limb]:
+        """Step the limbs' commands toward their goals at time ``now`` [s]; the limbs that moved.
+
+        Every command message carries all commanded joints, so each step is timed from the
+        previous message (the last call that moved a limb), at most ``max_dt`` [s]: between two
+        consecutive messages no joint moves more than ``fraction`` × its velocity limit × the
+        time between them. A limb's first command starts from the measured state — beyond the
+        limits too, approaching them at that pace — or from the goal itself when nothing was
+        measured (nothing better is known).
+        """
+        dt = max_dt if self.message_time is None else min(now - self.message_time, max_dt)
+        moved = [limb for limb in limbs if self._step(limb, fraction, dt)]
+        if moved:
+            self.message_time = now
+        return moved
+
+    def _step(self, limb: Limb, fraction: float, dt: float) -> bool:
         if limb.goal is None:
             return False
         current = limb.command
@@ -207,9 +262,7 @@ class Commander:
             current = self.measured_or(limb, limb.goal)
         elif limb.filter.reached(current, limb.goal):
             return False
-        dt = min(now - limb.command_time, max_dt) if limb.command is not None else max_dt
         limb.command = limb.filter.step(current, limb.goal, fraction, dt)
-        limb.command_time = now
         return True
 
     def measured_or(self, limb: Limb, fallback: np.ndarray) -> np.ndarray:

@@ -7,6 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MAX_TEXT = 300  # [characters] of an error kept for diagnostics and logs
+
+
+def shortened(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
+
 
 @dataclass
 class ChainStats:
@@ -29,7 +38,7 @@ class ChainStats:
         self.last_ok = success
         if not success:
             self.failures += 1
-            self.last_error = message
+            self.last_error = shortened(message)
 
     def record_jump(self, message: str) -> None:
         """Count one solution held back because it would jump to another branch."""
@@ -41,4 +50,20 @@ class ChainStats:
         """Count one input refused before solving (malformed, stale, unknown frame...)."""
         self.refused += 1
         self.last_ok = False
-        self.last_error = message
+        self.last_error = shortened(message)
+
+
+@dataclass
+class JointStateStats:
+    """What /joint_states brought since start-up: entries left out, joints measured beyond limits."""
+
+    messages: int = 0
+    unknown_names: int = 0  # entries naming no joint of the model
+    non_finite_positions: int = 0  # entries of model joints with NaN/inf positions
+    outside_limits: str = ""  # joints last measured outside their limits, described; "" when none
+
+    def record(self, unknown: int, non_finite: int) -> None:
+        """Count one message with ``unknown`` and ``non_finite`` entries left out."""
+        self.messages += 1
+        self.unknown_names += unknown
+        self.non_finite_positions += non_finite

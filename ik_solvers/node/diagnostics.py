@@ -2,13 +2,16 @@
 
 Each chain reports one DiagnosticStatus named ``<node>: <chain>``: solves, failures, refused
 inputs, solutions held back as jumps, the last error, and the last and mean solve time [ms].
+``<node>: joint_states`` reports what /joint_states brought: messages, entries left out (unknown
+names, NaN/inf positions), the joints measured, and joints measured outside their limits (WARN
+while there are some).
 """
 
 from __future__ import annotations
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
-from ik_solvers.control.statistics import ChainStats
+from ik_solvers.control.statistics import ChainStats, JointStateStats
 
 
 def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> DiagnosticStatus:
@@ -29,6 +32,25 @@ def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> 
         name=f"{node_name}: {chain}",
         message="ok" if stats.last_ok else stats.last_error,
         hardware_id=chain,
+        values=[KeyValue(key=k, value=v) for k, v in values.items()],
+    )
+
+
+def joint_states_status(node_name: str, stats: JointStateStats, measured: int) -> DiagnosticStatus:
+    """The DiagnosticStatus of /joint_states: WARN while a joint is measured outside its limits."""
+    values = {
+        "messages": str(stats.messages),
+        "measured_joints": str(measured),
+        "unknown_names": str(stats.unknown_names),
+        "non_finite_positions": str(stats.non_finite_positions),
+        "measured_outside_limits": stats.outside_limits,
+    }
+    outside = bool(stats.outside_limits)
+    return DiagnosticStatus(
+        level=DiagnosticStatus.WARN if outside else DiagnosticStatus.OK,
+        name=f"{node_name}: joint_states",
+        message=f"measured outside its limits: {stats.outside_limits}" if outside else "ok",
+        hardware_id="joint_states",
         values=[KeyValue(key=k, value=v) for k, v in values.items()],
     )
 

@@ -10,8 +10,8 @@ never raised.
 from __future__ import annotations
 
 import math
+import signal
 import sys
-import time
 from functools import partial
 
 import numpy as np
@@ -19,14 +19,18 @@ import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
 from rcl_interfaces.msg import SetParametersResult
+from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.statistics import shortened
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages
-from ik_solvers.node.diagnostics import chain_status, diagnostic_array
+from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
+from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
 from ik_solvers.node.parameters import (
@@ -45,6 +49,7 @@ from ik_solvers.solvers import IKError
 # queue (measured: depth 3 raised the 1 kHz p50 from ~1 ms to ~5 ms).
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class IKNode(Node):
@@ -52,6 +57,8 @@ class IKNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
+        forward_library_log(self)  # the first start's kernel compile says so in this node's log
+        self._start_ns = self.get_clock().now().nanoseconds
         self.config: NodeConfig = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
@@ -113,11 +120,19 @@ class IKNode(Node):
             self._refuse(limb, f"pole refused: {error}")
 
     def on_joint_states(self, message: JointState) -> None:
-        """Remember the measured joint positions (seeds, frames, the first command's start)."""
+        """Remember the measured positions of the model's joints (seeds, frames, the first
+        command's start); count the entries left out; warn of joints beyond their limits."""
         try:
-            self.commander.measured.update(messages.joint_positions(message))
+            measured = messages.joint_positions(message, self.commander.frames.model.joints)
         except MessageError as error:
             self._warn(f"/joint_states refused: {error}")
+            return
+        outside = self.commander.measure(*measured)
+        if outside:
+            self._warn(
+                f"measured outside its limits: {'; '.join(outside)}; commands bring it back at the "
+                "velocity limit"
+            )
 
     def accept_solution(self, limb: Limb, q: np.ndarray, stamp=None) -> None:
         """Make ``q`` the limb's goal and publish the first step toward it."""
@@ -135,11 +150,14 @@ class IKNode(Node):
         self._advance(list(self.commander.limbs.values()), None)
 
     def _advance(self, limbs: list[Limb], stamp) -> None:
-        now, period = time.monotonic(), 1.0 / self.config.command_rate
+        """Step ``limbs`` and publish, stamped ``stamp`` (None: now, the time the step is timed by)."""
+        now = self.get_clock().now()
         previous = {limb.name: limb.command for limb in limbs}
-        moved = [limb for limb in limbs if self.commander.advance(limb, now, self.fraction, period)]
+        # since start-up: epoch seconds as a float would round to 0.2 µs
+        seconds, period = (now.nanoseconds - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
+        moved = self.commander.advance(limbs, seconds, self.fraction, period)
         if moved:
-            self._publish(stamp or self.get_clock().now().to_msg(), moved, previous)
+            self._publish(stamp or now.to_msg(), moved, previous)
 
     def _publish(self, stamp, moved: list[Limb], previous: dict) -> None:
         limbs = [limb for limb in self.commander.limbs.values() if limb.command is not None]
@@ -163,6 +181,9 @@ class IKNode(Node):
             chain_status(self.get_name(), name, limb.solver_kind, limb.stats)
             for name, limb in self.commander.limbs.items()
         ]
+        statuses.append(
+            joint_states_status(self.get_name(), self.commander.joint_states, len(self.commander.measured))
+        )
         self.diagnostics_publisher.publish(diagnostic_array(statuses, self.get_clock().now().to_msg()))
 
     def on_set_parameters(self, parameters) -> SetParametersResult:
@@ -209,22 +230,32 @@ class IKNode(Node):
         self._warn(f"{limb.name}: {message}")
 
     def _warn(self, message: str) -> None:
-        self.get_logger().warning(message, throttle_duration_sec=LOG_THROTTLE)
+        self.get_logger().warning(shortened(message), throttle_duration_sec=LOG_THROTTLE)
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the ik_node until interrupted; 1 when it cannot start (the reason on stderr)."""
+    """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, _stop_on_signal)
     try:
-        with rclpy.init(args=args):
+        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = IKNode()
-            except (ModelError, IKError, ValueError) as error:
+            except (ModelError, IKError, ValueError, ParameterException) as error:
                 print(f"ik_node: cannot start: {error}", file=sys.stderr)
                 return 1
             rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0
+
+
+def _stop_on_signal(signum: int, frame) -> None:
+    """The first SIGINT or SIGTERM stops the node (KeyboardInterrupt out of spin or start-up);
+    later ones are ignored, so that a second Ctrl-C never cuts the clean shutdown short."""
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
 """ROS messages ↔ numpy, with the checks that keep bad input out of the solvers.
 
 Poses become 4x4 homogeneous transforms [m]; quaternions are (x, y, z, w) as in ROS. A pose with a
-non-finite number or a zero quaternion is refused with :class:`MessageError`; a non-unit
-quaternion is normalised.
+non-finite number or a zero quaternion is refused with :class:`MessageError`; any other
+quaternion is normalised (huge and tiny ones too).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 
 import numpy as np
 from builtin_interfaces.msg import Time
@@ -18,8 +18,6 @@ from sensor_msgs.msg import JointState
 from ik_solvers.control.commander import RequestError
 from ik_solvers.frames import UnknownFrameError
 from ik_solvers.solvers import IKError
-
-MIN_QUATERNION_NORM = 1e-6
 
 
 class MessageError(ValueError):
@@ -55,13 +53,25 @@ def pose_to_matrix(pose: Pose) -> np.ndarray:
         raise MessageError(
             f"orientation {quaternion} has NaN/inf entries; send a unit quaternion (x, y, z, w)"
         )
-    norm = math.sqrt(sum(x * x for x in quaternion))
-    if norm < MIN_QUATERNION_NORM:
+    return _pose(position, unit_quaternion(quaternion))
+
+
+def unit_quaternion(quaternion: list[float]) -> list[float]:
+    """(x, y, z, w) scaled to norm 1; scaled by its largest component first, so that squaring
+    neither overflows (components of 1e200) nor underflows (1e-300) to a wrong rotation.
+
+    Raises:
+        MessageError: all four components are zero (no rotation is named).
+    """
+    largest = max(map(abs, quaternion))
+    if largest == 0.0:
         raise MessageError(
             f"orientation {quaternion} is a zero quaternion, which names no rotation; "
             "send a unit quaternion (x, y, z, w), e.g. (0, 0, 0, 1) for the identity"
         )
-    return _pose(position, [x / norm for x in quaternion])
+    scaled = [x / largest for x in quaternion]
+    norm = math.sqrt(sum(x * x for x in scaled))
+    return [x / norm for x in scaled]
 
 
 def _pose(position: list[float], quaternion: list[float]) -> np.ndarray:
@@ -77,9 +87,12 @@ def _pose(position: list[float], quaternion: list[float]) -> np.ndarray:
     )
 
 
-def joint_positions(message: JointState) -> dict[str, float]:
-    """Joint name → position from a JointState; non-finite positions are left out.
+def joint_positions(message: JointState, known: Container[str]) -> tuple[dict[str, float], int, int]:
+    """The positions of the ``known`` joints in a JointState, by name.
 
+    Returns:
+        (name → position [rad or m], how many entries named no known joint, how many known
+        joints had a NaN/inf position); both kinds of entry are left out.
     Raises:
         MessageError: ``name`` and ``position`` have different lengths.
     """
@@ -88,7 +101,15 @@ def joint_positions(message: JointState) -> dict[str, float]:
             f"JointState has {len(message.name)} names but {len(message.position)} positions; "
             "send one position per name"
         )
-    return {name: float(p) for name, p in zip(message.name, message.position) if np.isfinite(p)}
+    positions, unknown, non_finite = {}, 0, 0
+    for name, position in zip(message.name, message.position):
+        if name not in known:
+            unknown += 1
+        elif math.isfinite(position):
+            positions[name] = float(position)
+        else:
+            non_finite += 1
+    return positions, unknown, non_finite
 
 
 def joint_state(names: Iterable[str], positions: Iterable[float], stamp: Time) -> JointState:

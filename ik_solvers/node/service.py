@@ -3,10 +3,10 @@
 Every field of the request is honoured: ``chain``; ``target`` in any link frame of the model (''
 = the chain's base); ``pole`` in the target's frame when ``use_pole``; ``solver`` ('' = the chain's
 configured one); ``seed`` by joint name ('' = the current state; joints it omits come from the
-current state); ``timeout`` [s] (0 = configured; the jacobian solver's time budget); ``publish``
+current state; joints of other chains are ignored, and the answer says so); ``timeout`` [s] (0 = configured; the jacobian solver's time budget); ``publish``
 (a successful solution also becomes the chain's goal and is commanded, velocity-limited).
 A failure of any kind is ``success = False`` with a message saying what was wrong and what is
-accepted.
+accepted; names echoed in it are cut short.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 from rclpy.clock import Clock
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.statistics import shortened
 from ik_solvers.node import messages
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers_interfaces.srv import SolveIK
@@ -45,6 +46,7 @@ class SolveIKHandler:
             response.success = False
             response.message = f"internal error ({type(error).__name__}: {error}); please report it"
             traceback.print_exc()
+        response.message = shortened(response.message)
         return response
 
     def _solve(self, request: SolveIK.Request, response: SolveIK.Response) -> None:
@@ -59,7 +61,7 @@ class SolveIKHandler:
         pole = None
         if request.use_pole:
             pole = self.commander.point_to_base(limb, messages.point_to_array(request.pole, "pole"), frame)
-        seed = self._seed(limb, request.seed)
+        seed, ignored = self._seed(limb, request.seed)
         result = self.commander.solve(limb, target, pole, seed, solver)
         response.success = result.success
         response.solution = messages.joint_state(limb.chain.joint_names, result.q, self.clock.now().to_msg())
@@ -69,6 +71,8 @@ class SolveIKHandler:
         response.solver_used = kind
         response.continuous = bool(result.continuous)
         response.message = result.message or ("solved" if result.success else "no solution")
+        if ignored:
+            response.message += f"; seed entries of joints of other chains ignored: {ignored}"
         if request.publish:
             jump = self.commander.jump_refusal(limb, result, seed) if result.success else ""
             if result.success and not jump:
@@ -78,10 +82,11 @@ class SolveIKHandler:
                 limb.stats.record_jump(jump)
                 response.message += f": {jump}"
 
-    def _seed(self, limb: Limb, seed) -> np.ndarray | None:
-        """(n,) seed from a JointState by name, the current state filling joints it omits."""
+    def _seed(self, limb: Limb, seed) -> tuple[np.ndarray | None, list[str]]:
+        """(n,) seed from a JointState by name, the current state filling joints it omits; and the
+        joints it names that are the model's but not the chain's (ignored)."""
         if not seed.name and not seed.position:
-            return self.commander.seed(limb)
+            return self.commander.seed(limb), []
         if len(seed.name) != len(seed.position) or not np.all(np.isfinite(seed.position)):
             raise MessageError(
                 f"seed has {len(seed.name)} names and {len(seed.position)} positions, or NaN/inf; "
@@ -96,7 +101,9 @@ class SolveIKHandler:
         current = self.commander.seed(limb)
         if current is None:
             current = limb.chain.rest_configuration()
-        return np.array([given.get(name, current[i]) for i, name in enumerate(limb.chain.joint_names)])
+        ignored = sorted(set(given) - set(limb.chain.joint_names))
+        q = np.array([given.get(name, current[i]) for i, name in enumerate(limb.chain.joint_names)])
+        return q, ignored
 
 
 def _timeout(value: float) -> float:

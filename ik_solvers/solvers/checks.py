@@ -18,9 +18,45 @@ if TYPE_CHECKING:
     from ik_solvers.chain import Chain
 
 INVALID_POSE = (
-    "is not a finite pose with an orthonormal rotation (det +1); "
+    "is not a finite pose with an orthonormal rotation (det +1) and bottom row [0, 0, 0, 1]; "
     "send finite numbers and a unit quaternion or rotation matrix"
 )  # what a malformed target is told, after "target" (and where it is in a batch)
+
+
+def float_array(value: object, what: str, expected: str) -> np.ndarray:
+    """``value`` as a float array; complex numbers, strings and other non-numbers are refused.
+
+    ``np.asarray(value, dtype=float)`` would drop an imaginary part with a warning and raise a
+    plain ValueError for strings.
+
+    Raises:
+        InvalidTargetError: naming ``what`` and the ``expected`` value.
+    """
+    try:
+        array = np.asarray(value)
+        if array.dtype.kind == "c":
+            raise InvalidTargetError(f"{what} has complex entries; expected {expected}")
+        if array.dtype.kind in "USV":
+            raise TypeError(f"{array.dtype} entries")
+        return array.astype(float, copy=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidTargetError(
+            f"{what} is not an array of numbers ({error}); expected {expected}"
+        ) from None
+
+
+def check_bottom_row(row: list[float], tolerance: float = 1e-6) -> None:
+    """InvalidTargetError unless a pose's bottom row (4 floats) is [0, 0, 0, 1] to ``tolerance``."""
+    x, y, z, w = row
+    if not (
+        abs(x) <= tolerance and abs(y) <= tolerance and abs(z) <= tolerance and abs(w - 1.0) <= tolerance
+    ):
+        raise InvalidTargetError(f"target has bottom row {row}; expected [0, 0, 0, 1] (a homogeneous pose)")
+
+
+def is_homogeneous_row(rows: np.ndarray, tolerance: float = 1e-6) -> np.ndarray:
+    """(...) bool: the (..., 4) bottom rows are [0, 0, 0, 1] to ``tolerance`` (False for NaN)."""
+    return np.all(np.abs(rows - (0.0, 0.0, 0.0, 1.0)) <= tolerance, axis=-1)
 
 
 def pose_columns(pose) -> tuple[tuple[tuple, tuple, tuple], tuple]:
@@ -57,19 +93,21 @@ def check_targets(targets: np.ndarray, batched: bool = False) -> np.ndarray:
         InvalidTargetError: wrong shape, a non-finite entry, or a rotation part that is not a
             rotation matrix (orthonormal with determinant +1, to 1e-6).
     """
-    targets = np.asarray(targets, dtype=float)
     expected = (4, 4) if not batched else ("N", 4, 4)
+    targets = float_array(targets, "target", f"{expected} homogeneous pose(s) of real numbers")
     if targets.shape[-2:] != (4, 4) or targets.ndim != (3 if batched else 2):
         raise InvalidTargetError(f"target has shape {targets.shape}; expected {expected} homogeneous pose(s)")
     if batched:
         entries = list(targets.reshape(-1, 16).T)
-        bad = ~np.isfinite(targets[:, 3]).all(axis=-1) | ~valid_pose(*pose_columns(entries))
+        bad = ~is_homogeneous_row(targets[:, 3]) | ~valid_pose(*pose_columns(entries))
     else:
         entries = targets.ravel().tolist()
         bad = not (math.isfinite(sum(entries[12:])) and valid_pose(*pose_columns(entries)))
     if np.any(bad):
         where = f" at indices {np.flatnonzero(bad)[:10].tolist()}" if batched else ""
         raise InvalidTargetError(f"target{where} {INVALID_POSE}")
+    if not batched:
+        check_bottom_row(entries[12:])
     return targets
 
 
@@ -84,9 +122,9 @@ def check_seed(chain: Chain, seed: np.ndarray | None, count: int | None = None) 
     if seed is None:
         rest = chain.rest_configuration()
         return rest if count is None else np.tile(rest, (count, 1))
-    seed = np.asarray(seed, dtype=float)
     shape = (chain.n,) if count is None else (count, chain.n)
-    if seed.shape != shape or not math.isfinite(seed.sum()):  # NaN or inf propagates to the sum
+    seed = float_array(seed, "seed", f"{shape} [rad or m] for the joints {list(chain.joint_names)}")
+    if seed.shape != shape or not np.isfinite(seed).all():
         raise InvalidTargetError(
             f"seed has shape {seed.shape} or non-finite entries; expected finite {shape} "
             f"for the joints {list(chain.joint_names)}"
@@ -100,7 +138,7 @@ def check_pole(pole, count: int) -> np.ndarray:
     Raises:
         InvalidTargetError: another shape or a non-finite entry.
     """
-    pole = np.asarray(pole, dtype=float)
+    pole = float_array(pole, "pole", "a point (3,) [m] of real numbers")
     shape = (3,) if count == 1 and pole.ndim == 1 else (count, 3)
     if pole.shape != shape or not np.all(np.isfinite(pole)):
         raise InvalidTargetError(

@@ -22,7 +22,16 @@ from collections.abc import Mapping
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.solvers.checks import INVALID_POSE, check_pole, check_seed, pose_columns, valid_pose
+from ik_solvers.solvers.checks import (
+    INVALID_POSE,
+    check_bottom_row,
+    check_pole,
+    check_seed,
+    float_array,
+    is_homogeneous_row,
+    pose_columns,
+    valid_pose,
+)
 from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 
@@ -121,12 +130,13 @@ class GeometricSolver(ABC):
             InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
         """
         if target.__class__ is not np.ndarray or target.dtype.kind != "f":
-            target = np.asarray(target, dtype=float)
+            target = float_array(target, "target", "(4, 4) homogeneous pose of real numbers")
         if target.shape != (4, 4):
             raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
         entries = target.ravel().tolist()
         if not valid_pose(*pose_columns(entries)):
             raise InvalidTargetError(f"target {INVALID_POSE}")
+        check_bottom_row(entries[12:])
         if pole is not None:
             pole = tuple(check_pole(pole, 1).ravel().tolist())
         seed = None if seed is None else self._seed_values(seed)
@@ -150,7 +160,7 @@ class GeometricSolver(ABC):
         Raises:
             InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
         """
-        targets = np.asarray(targets, dtype=float)
+        targets = float_array(targets, "targets", "(N, 4, 4) homogeneous poses of real numbers")
         if targets.ndim != 3 or targets.shape[1:] != (4, 4):
             raise InvalidTargetError(
                 f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
@@ -198,7 +208,7 @@ class GeometricSolver(ABC):
         for start in range(0, count, BLOCK):
             block = columns[:, start : start + BLOCK]
             block[...] = flat[start : start + BLOCK].T
-            valid[start : start + BLOCK] = valid_pose(*pose_columns(block))
+            valid[start : start + BLOCK] = valid_pose(*pose_columns(block)) & is_homogeneous_row(block[12:].T)
         return columns, valid
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from ik_solvers.chain import Chain, Joint
 from ik_solvers.solvers.checks import check_seed, check_targets
+from ik_solvers.solvers.numeric import kernel_cache
 from ik_solvers.solvers.numeric.kernels import attempts
 from ik_solvers.solvers.numeric.kernels.attempts import (
     E_BEST,
@@ -181,11 +182,17 @@ def chain_length(chain: Chain) -> float:
 def prepare_kernels() -> None:
     """Compile the kernels, or load them from numba's on-disk cache (about 0.5 s), now.
 
-    The first call on a machine compiles them: about 40 s on a slow 2-core machine; ``make setup``
-    pays that once. ``ik_node`` calls this at start-up, so a run-time switch to the jacobian solver
-    never stalls a running node. The kernels' types do not depend on the chain, so a one-joint
-    chain prepares them for every chain and every method.
+    The first call after an install compiles them: about 40 s on a slow 2-core machine, said in
+    the ``ik_solvers`` log; ``make setup`` and the colcon install pay that once. A partial or
+    stale cache is rebuilt, never fatal (:mod:`.kernel_cache`). ``ik_node`` calls this at
+    start-up, so a run-time switch to the jacobian solver never stalls a running node.
     """
+    kernel_cache.prepare(_compile_kernels)
+
+
+def _compile_kernels() -> None:
+    """The kernels' types do not depend on the chain: a one-joint chain prepares them for every
+    chain and every method."""
     joint = Joint(
         "prepare", "revolute", "base", "tip", np.eye(4), np.array([0.0, 0.0, 1.0]), -1.0, 1.0, 1.0, 1.0
     )

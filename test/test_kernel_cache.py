@@ -1,0 +1,95 @@
+"""A first start that never breaks: the compiled kernels' cache after Ctrl-C and after damage.
+
+A fresh copy of the package (no cache, as after an install) prepares its kernels in real
+subprocesses, as a node's first start does: one is interrupted with SIGINT while compiling, one
+file of what it left is cut short, and the next start must say what it does, rebuild and finish;
+the start after that loads the cache; a cache file damaged later is rebuilt too. Two full compiles
+(about 40 s each on an idle 2-core machine).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# SIGINT raises KeyboardInterrupt as at a terminal's Ctrl-C, even where this test runs with SIGINT
+# ignored (a background job of a shell), which the child would inherit.
+PREPARE = (
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from ik_solvers.solvers import warm_up; warm_up()"
+)
+COMPILE_TIMEOUT = 900.0  # [s] a full compile on a loaded 2-core machine, generous
+
+
+@pytest.fixture
+def fresh_install(tmp_path: Path) -> Path:
+    """A copy of the package's sources without any cache, importable from the returned folder."""
+    shutil.copytree(
+        REPO_ROOT / "ik_solvers", tmp_path / "ik_solvers", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return tmp_path
+
+
+def start(root: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.Popen(
+        [sys.executable, "-c", PREPARE],
+        cwd=root,  # `python -c` imports from the working directory first: not the repository's copy
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def finish(root: Path) -> str:
+    """Start a preparation, wait for it; assert it succeeded; return what it printed."""
+    process = start(root)
+    output, _ = process.communicate(timeout=COMPILE_TIMEOUT)
+    assert process.returncode == 0, output
+    return output
+
+
+def cache_files(root: Path, pattern: str) -> list[Path]:
+    return sorted(root.glob(f"ik_solvers/solvers/numeric/**/__pycache__/{pattern}"))
+
+
+def interrupt_while_compiling(root: Path, cached: int = 3) -> None:
+    """Start a preparation and SIGINT it once ``cached`` functions are in the cache (mid-compile)."""
+    process = start(root)
+    deadline = time.monotonic() + COMPILE_TIMEOUT
+    while len(cache_files(root, "*.nbi")) < cached and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=COMPILE_TIMEOUT)
+    assert "KeyboardInterrupt" in output, (
+        f"not interrupted while compiling (exit {process.returncode}):\n{output}"
+    )
+
+
+def test_interrupted_or_damaged_cache_is_rebuilt_and_said_so(fresh_install):
+    interrupt_while_compiling(fresh_install)
+    partial = cache_files(fresh_install, "*.nbc")
+    assert partial, "the interrupted compile left no cache file"
+    partial[-1].write_bytes(partial[-1].read_bytes()[:100])  # and one file cut short
+
+    output = finish(fresh_install)
+    assert "removing a partial or stale kernel cache" in output, output
+    assert "compiling the Jacobian solver's kernels (about 40 s" in output, output
+    assert "kernels compiled in" in output, output
+
+    assert "compiling" not in finish(fresh_install)  # the next start loads the complete cache
+
+    (run_rounds,) = cache_files(fresh_install, "attempts.run_rounds-*.nbc")
+    run_rounds.write_bytes(run_rounds.read_bytes()[:100])  # damaged after it was complete
+    output = finish(fresh_install)
+    assert "the kernel cache does not load" in output and "kernels compiled in" in output, output
+    assert "compiling" not in finish(fresh_install)

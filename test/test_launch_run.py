@@ -1,0 +1,271 @@
+"""Every launch file in launch/ run for real, as ``ros2 launch`` runs it, with its arguments.
+
+The package is built with colcon into a temporary workspace (the session's ``colcon_workspace``);
+each launch file is taken from that workspace's ``install/`` and run by ``launch.LaunchService``
+(test/ros_nodes/run_launch.py) with the vendored ``launch``, ``launch_ros`` and
+``composition_interfaces`` (``../shared/vendor``, test tools only; absent there: the tests skip,
+and fail under ``CI=true``). The test process talks to the launched nodes over real DDS: they
+come up, answer a SolveIK call, turn a target into a command, and stop cleanly on Ctrl-C
+(SIGINT to LaunchService, which passes it on).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("rclpy")
+
+from diagnostic_msgs.msg import DiagnosticArray
+from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
+from ik_node_harness import pose_stamped, positions_of
+from ros_helpers import spin_until, wait_for_matching
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from workspaces import VENDOR_MISSING, build_composition_interfaces, launch_environment, vendor_present
+
+from ik_solvers import RobotModel
+from ik_solvers.resources import package_share_path
+from ik_solvers_interfaces.srv import SolveIK
+
+pytestmark = [pytest.mark.colcon, pytest.mark.launch]
+
+RUNNER = Path(__file__).resolve().parent / "ros_nodes" / "run_launch.py"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+LAUNCH_FILES = sorted(p.name for p in (REPO_ROOT / "launch").glob("*.launch.py"))
+START_TIMEOUT = 60.0  # [s] a node's start, with its kernels already compiled by colcon build
+STOP_TIMEOUT = 30.0  # [s] LaunchService: SIGINT to the nodes, SIGTERM after 5 s
+PACKAGED = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+COVERED = ("ik.launch.py", "hardware.launch.py", "sim.launch.py")  # the files the tests below run
+
+
+@pytest.fixture(scope="session")
+def launch_env(colcon_workspace, tmp_path_factory) -> dict[str, str]:
+    """Environment that runs the workspace's launch files (vendored launch, built interfaces)."""
+    if not vendor_present():
+        if os.environ.get("CI") == "true":
+            pytest.fail(VENDOR_MISSING)
+        pytest.skip(VENDOR_MISSING)
+    assert colcon_workspace.returncode == 0, colcon_workspace.output
+    prefix = build_composition_interfaces(REPO_ROOT / "build" / "test_vendor")
+    return launch_environment(colcon_workspace.install, prefix)
+
+
+class Launched:
+    """One LaunchService process running an installed launch file with ``arguments``.
+
+    It runs in a process group of its own: should it be killed, its nodes go with it.
+    """
+
+    def __init__(self, env: dict[str, str], install: Path, log: Path, name: str, **arguments: str) -> None:
+        path = install / "ik_solvers" / "share" / "ik_solvers" / "launch" / name
+        argv = [sys.executable, str(RUNNER), str(path), *(f"{k}:={v}" for k, v in arguments.items())]
+        self.name, self.log = name, log
+        with open(log, "wb") as output:
+            self.process = subprocess.Popen(
+                argv,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, executables: tuple[str, ...]) -> None:
+        """Ctrl-C: SIGINT to the process group, as a terminal sends it (LaunchService then leaves
+        the nodes to stop by themselves, escalating to SIGTERM after 5 s); assert LaunchService
+        and every node in ``executables`` exit cleanly, on SIGINT alone."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            code = self.process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        output = self.output()
+        assert code == 0, f"{self.name}: LaunchService exit code {code}\n{output}"
+        for executable in executables:
+            assert re.search(rf"\[{executable}-\d+\]: process has finished cleanly", output), (
+                f"{executable} did not finish cleanly:\n{output}"
+            )
+        assert "Traceback" not in output and "escalating to 'SIGTERM'" not in output, output
+        assert "compiling" not in output, f"the colcon install should have compiled the kernels:\n{output}"
+
+    def kill(self) -> None:
+        """Kill the whole process group if anything of it still runs."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture
+def launch(launch_env, colcon_workspace, tmp_path):
+    """``launch(name, **arguments) -> Launched``; whatever still runs after the test is killed."""
+    started: list[Launched] = []
+
+    def start(name: str, **arguments: str) -> Launched:
+        log = tmp_path / f"launch-{len(started)}.log"
+        started.append(Launched(launch_env, colcon_workspace.install, log, name, **arguments))
+        return started[-1]
+
+    yield start
+    for launched in started:
+        launched.kill()
+
+
+def ready(session, launched: Launched, client) -> None:
+    """Spin until ``client``'s service answers; fail with the launch output if it never does."""
+    up = spin_until(
+        session.executor, lambda: client.service_is_ready() or not launched.alive(), START_TIMEOUT
+    )
+    assert up and launched.alive(), f"{launched.name}: the node did not come up:\n{launched.output()}"
+
+
+def call(session, client, request, launched: Launched):
+    future = client.call_async(request)
+    assert spin_until(session.executor, future.done), f"no answer:\n{launched.output()}"
+    return future.result()
+
+
+def resend_until(session, publisher, message, condition, timeout: float = 10.0) -> bool:
+    """Publish ``message`` every spin until ``condition()``: a message sent before discovery has
+    completed on the node's side is lost, even once the publisher counts the match."""
+
+    def sent_and_met() -> bool:
+        publisher.publish(message)
+        return condition()
+
+    return wait_for_matching(session.executor, publisher) and spin_until(
+        session.executor, sent_and_met, timeout
+    )
+
+
+def joint_states_counted(diagnostics: list[DiagnosticArray]) -> bool:
+    """True once the ik_node's diagnostics count a /joint_states message."""
+    for array in diagnostics:
+        for status in array.status:
+            if status.name.endswith(": joint_states") and int(
+                {v.key: v.value for v in status.values}["messages"]
+            ):
+                return True
+    return False
+
+
+def leg_target(chain) -> np.ndarray:
+    """(4, 4) sole pose of a slightly bent leg, in the chain's base frame (reachable by any robot)."""
+    q = np.clip([0.05, 0.02, -0.3, 0.6, -0.3, -0.02], chain.lower, chain.upper)
+    return chain.fk(q)
+
+
+def fk_error(chain, joint_state: JointState, target: np.ndarray) -> float:
+    """Distance [m] between ``target`` and FK of the chain's positions in ``joint_state``."""
+    q = positions_of(joint_state, chain.joint_names)
+    return float(np.linalg.norm(chain.fk(q)[:3, 3] - target[:3, 3]))
+
+
+def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(ros_module, launch, tmp_path):
+    urdf = tmp_path / "long_legs.urdf"
+    urdf.write_text(humanoid_urdf(HumanoidSpec(leg=LegDims(thigh=0.26, shank=0.23, w=0.03))))
+    variant = RobotModel.from_urdf_file(urdf).chain("base_link", "l_sole")
+    params = tmp_path / "params.yaml"
+    node_parameters = {"chain_names": ["left_leg", "right_arm"], "max_velocity_fraction": 1.0}
+    params.write_text(yaml.safe_dump({"/**/ik_node": {"ros__parameters": node_parameters}}))
+    node = ros_module.make_node("ik_launch_client")
+    solve = node.create_client(SolveIK, "/robot_a/solve_ik")
+    commands: list[JointState] = []
+    node.create_subscription(JointState, "/robot_a/joint_commands", commands.append, 100)
+    target_publisher = node.create_publisher(
+        type(pose_stamped(np.eye(4))), "/robot_a/left_leg/target_pose", 1
+    )
+
+    launched = launch("ik.launch.py", urdf=str(urdf), params=str(params), namespace="robot_a")
+    ready(ros_module, launched, solve)
+    target = leg_target(variant)
+    answer = call(ros_module, solve, SolveIK.Request(chain="left_leg", target=pose_stamped(target)), launched)
+    assert answer.success, answer.message
+    assert fk_error(variant, answer.solution, target) < 1e-6  # solved on the launched URDF
+    assert fk_error(PACKAGED.chain("base_link", "l_sole"), answer.solution, target) > 1e-3
+    refused = call(
+        ros_module, solve, SolveIK.Request(chain="left_arm", target=pose_stamped(target)), launched
+    )
+    assert not refused.success and "valid chains: left_leg, right_arm" in refused.message
+
+    assert resend_until(ros_module, target_publisher, pose_stamped(target), lambda: bool(commands))
+    launched.stop(("ik_node",))
+
+
+def test_hardware_launch_sends_commands_to_the_topic_and_the_controller(ros_module, launch):
+    leg = PACKAGED.chain("base_link", "l_sole")
+    node = ros_module.make_node("hardware_launch_client")
+    commands: list[JointState] = []
+    arrays: list[Float64MultiArray] = []
+    node.create_subscription(JointState, "/servo_driver/joint_commands", commands.append, 100)
+    node.create_subscription(Float64MultiArray, "/fwd/commands", arrays.append, 100)
+    measured = node.create_publisher(JointState, "/joint_states", 10)
+    target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
+    solve = node.create_client(SolveIK, "solve_ik")
+
+    launched = launch(
+        "hardware.launch.py",
+        command_topic="/servo_driver/joint_commands",
+        controller="fwd",
+        max_velocity_fraction="1.0",
+    )
+    ready(ros_module, launched, solve)
+    assert wait_for_matching(ros_module.executor, measured), launched.output()
+    assert wait_for_matching(ros_module.executor, target_publisher), launched.output()
+    state = JointState(name=list(PACKAGED.joints), position=[0.0] * len(PACKAGED.joints))
+    # Every controller joint needs a measured position before the array goes out: measured first.
+    diagnostics: list[DiagnosticArray] = []
+    node.create_subscription(DiagnosticArray, "/diagnostics", diagnostics.append, 10)
+    assert resend_until(ros_module, measured, state, lambda: joint_states_counted(diagnostics)), (
+        launched.output()
+    )
+    answered = lambda: bool(commands) and bool(arrays)
+    assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), answered), (
+        launched.output()
+    )
+    assert positions_of(commands[-1], leg.joint_names) is not None
+    assert all(np.isfinite(arrays[-1].data))
+    launched.stop(("ik_node",))
+
+
+def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch):
+    leg = PACKAGED.chain("base_link", "l_sole")
+    node = ros_module.make_node("sim_launch_client")
+    states: list[JointState] = []
+    commands: list[JointState] = []
+    node.create_subscription(JointState, "/joint_states", states.append, 10)
+    node.create_subscription(JointState, "joint_commands", commands.append, 10)
+    target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
+    solve = node.create_client(SolveIK, "solve_ik")
+
+    launched = launch("sim.launch.py", publish_rate="50.0")
+    ready(ros_module, launched, solve)
+    assert spin_until(ros_module.executor, lambda: bool(states), START_TIMEOUT), launched.output()
+    target = leg_target(leg)
+    answer = call(ros_module, solve, SolveIK.Request(chain="left_leg", target=pose_stamped(target)), launched)
+    assert answer.success, answer.message
+    # The simulator follows the node's commands: its measured sole comes near the target.
+    near = lambda: fk_error(leg, states[-1], target) < 0.01
+    assert resend_until(ros_module, target_publisher, pose_stamped(target), near, 20.0), (
+        f"{fk_error(leg, states[-1], target)} m off; {len(commands)} commands, the last "
+        f"{fk_error(leg, commands[-1], target) if commands else None} m off\n{launched.output()}"
+    )
+    launched.stop(("ik_node", "sim_node"))
+
+
+def test_every_launch_file_has_a_run_test_above():
+    assert set(LAUNCH_FILES) == set(COVERED), "a launch file without a test that runs it, or a stale name"
