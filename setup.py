@@ -45,6 +45,8 @@ setup(
         "console_scripts": [
             "ik_demo = ik_solvers.ros.demo:main",
             "ik_node = ik_solvers.ros.ik_node:main",
+            "servo_bridge = ik_solvers.hardware.servo_bridge_node:main",
+            "servo_bus_emulator = ik_solvers.hardware.emulator.main:main",
             "sim_node = ik_solvers.ros.sim_node:main",
         ],
     },

@@ -1,0 +1,153 @@
+"""Device-side packet framing of both buses, written from the protocol documents.
+
+Dynamixel Protocol 2.0 (ROBOTIS e-Manual, "DYNAMIXEL Protocol 2.0"): ``FF FF FD 00 | ID | LEN_L
+LEN_H | INST | PARAMS | CRC_L CRC_H``; LEN counts INST, PARAMS and CRC; CRC-16 with polynomial
+0x8005, initial value 0, no reflection, over everything before it; inside INST..PARAMS every
+``FF FF FD`` is followed by a stuffed ``FD``. Status packets carry INST 0x55 and an ERROR byte.
+
+Feetech STS (SCS/STS communication protocol manual, the Dynamixel 1.0 layout): ``FF FF | ID | LEN
+| INST or ERROR | PARAMS | CHECKSUM``; LEN counts INST, PARAMS and CHECKSUM; CHECKSUM is the
+inverted low byte of the sum of ID, LEN, INST and PARAMS.
+
+The parsers are streaming: bytes go in as they arrive, whole instruction packets come out; a
+packet whose CRC/checksum fails is counted and dropped, as a servo ignores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DXL_HEADER = b"\xff\xff\xfd\x00"
+DXL_STATUS = 0x55
+_CRC_POLYNOMIAL = 0x8005
+
+
+@dataclass(frozen=True)
+class Packet:
+    """One instruction packet as a servo sees it (parameters unstuffed)."""
+
+    servo_id: int
+    instruction: int
+    params: bytes
+    size: int  # bytes it took on the wire
+
+
+def crc16(data: bytes, crc: int = 0) -> int:
+    """Dynamixel Protocol 2.0 CRC-16 (polynomial 0x8005, MSB first, init 0) of ``data``."""
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ _CRC_POLYNOMIAL) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+def stuff(body: bytes) -> bytes:
+    """Insert an ``FD`` after every ``FF FF FD`` of INST..PARAMS (the bytes right after LEN)."""
+    out = bytearray()
+    for byte in body:
+        out.append(byte)
+        if byte == 0xFD and out[-3:-1] == b"\xff\xff":
+            out.append(0xFD)
+    return bytes(out)
+
+
+def unstuff(body: bytes) -> bytes:
+    """Remove the stuffed ``FD`` of every ``FF FF FD FD``."""
+    out = bytearray()
+    for byte in body:
+        if byte == 0xFD and out[-3:] == b"\xff\xff\xfd":
+            continue
+        out.append(byte)
+    return bytes(out)
+
+
+def dxl_packet(servo_id: int, body: bytes, stuffed: bool = True) -> bytes:
+    """A Protocol 2.0 packet from INST (or 0x55 + ERROR) and PARAMS: header, length and CRC added."""
+    body = stuff(body) if stuffed else body
+    head = DXL_HEADER + bytes([servo_id]) + (len(body) + 2).to_bytes(2, "little")
+    packet = head + body
+    return packet + crc16(packet).to_bytes(2, "little")
+
+
+def dxl_status(servo_id: int, error: int, params: bytes = b"") -> bytes:
+    """A Protocol 2.0 status packet."""
+    return dxl_packet(servo_id, bytes([DXL_STATUS, error]) + params)
+
+
+def sts_checksum(data: bytes) -> int:
+    """Feetech checksum of ID, LEN, INST/ERROR and PARAMS."""
+    return ~sum(data) & 0xFF
+
+
+def sts_status(servo_id: int, error: int, params: bytes = b"") -> bytes:
+    """A Feetech status packet."""
+    body = bytes([servo_id, len(params) + 2, error]) + params
+    return b"\xff\xff" + body + bytes([sts_checksum(body)])
+
+
+class DynamixelParser:
+    """Streaming parser of Protocol 2.0 instruction packets."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.bad_packets = 0
+
+    def feed(self, data: bytes) -> list[Packet]:
+        """Append received bytes; return the complete, valid instruction packets found."""
+        self.buffer += data
+        packets = []
+        while True:
+            start = self.buffer.find(DXL_HEADER)
+            if start < 0:
+                del self.buffer[: max(0, len(self.buffer) - 3)]
+                return packets
+            del self.buffer[:start]
+            if len(self.buffer) < 7:
+                return packets
+            length = int.from_bytes(self.buffer[5:7], "little")
+            total = 7 + length
+            if len(self.buffer) < total:
+                return packets
+            raw = bytes(self.buffer[:total])
+            if length < 3 or crc16(raw[:-2]) != int.from_bytes(raw[-2:], "little"):
+                self.bad_packets += 1
+                del self.buffer[:1]
+                continue
+            del self.buffer[:total]
+            body = unstuff(raw[7:-2])
+            packets.append(Packet(raw[4], body[0], body[1:], total))
+
+
+class FeetechParser:
+    """Streaming parser of Feetech STS instruction packets."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.bad_packets = 0
+
+    def feed(self, data: bytes) -> list[Packet]:
+        """Append received bytes; return the complete, valid instruction packets found."""
+        self.buffer += data
+        packets = []
+        while True:
+            start = self.buffer.find(b"\xff\xff")
+            if start < 0:
+                del self.buffer[: max(0, len(self.buffer) - 1)]
+                return packets
+            del self.buffer[:start]
+            if len(self.buffer) >= 3 and self.buffer[2] == 0xFF:
+                del self.buffer[:1]  # a third FF: the header starts one byte later
+                continue
+            if len(self.buffer) < 4:
+                return packets
+            total = 4 + self.buffer[3]
+            if len(self.buffer) < total:
+                return packets
+            raw = bytes(self.buffer[:total])
+            if raw[3] < 2 or sts_checksum(raw[2:-1]) != raw[-1]:
+                self.bad_packets += 1
+                del self.buffer[:1]
+                continue
+            del self.buffer[:total]
+            packets.append(Packet(raw[2], raw[4], raw[5:-1], total))
