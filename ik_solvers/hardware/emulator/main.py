@@ -7,7 +7,7 @@ Prints one JSON line ``{"port": ...}`` with the path to open as the serial port 
 symlink that survives a ``vanish`` fault, or the pty itself), then serves until interrupted. With
 ``--calibration`` the servo ids and models come from the robot's calibration file and each servo
 starts at its joint's zero (clamped to its range); otherwise ``--ids`` of ``--model`` start at the
-middle of their range. ``--control`` reads fault commands from stdin (see
+middle of their range; ``--start-offset`` moves every start position. ``--control`` reads fault commands from stdin (see
 :mod:`ik_solvers.hardware.emulator.pty_bus`) and answers each with a JSON line.
 """
 
@@ -42,14 +42,17 @@ def make_servos(args: argparse.Namespace) -> tuple[str, list[EmulatedServo]]:
         calibration = load_calibration(args.calibration)
         servos = [
             EmulatedServo(
-                j.model, j.servo_id, min(max(j.zero_ticks, j.min_ticks), j.max_ticks), args.return_delay
+                servo_model(args.model) if args.model else j.model,
+                j.servo_id,
+                min(max(j.zero_ticks + args.start_offset, j.min_ticks), j.max_ticks),
+                args.return_delay,
             )
             for j in calibration.joints
         ]
         return calibration.protocol, servos
     model = servo_model(args.model or DEFAULT_MODELS[args.protocol])
-    middle = sum(model.position_range) / 2
-    return model.protocol, [EmulatedServo(model, i, middle, args.return_delay) for i in parse_ids(args.ids)]
+    start = sum(model.position_range) / 2 + args.start_offset
+    return model.protocol, [EmulatedServo(model, i, start, args.return_delay) for i in parse_ids(args.ids)]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -57,8 +60,9 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="servo_bus_emulator", description=__doc__.split("\n")[0])
     p.add_argument("--calibration", help="robot calibration file: servo ids, models, zero positions")
     p.add_argument("--protocol", choices=PROTOCOLS, default=DYNAMIXEL)
-    p.add_argument("--model", help="servo model without --calibration (default per protocol)")
+    p.add_argument("--model", help="servo model of every servo (default: the calibration's, or per protocol)")
     p.add_argument("--ids", default="1-26", help="servo ids without --calibration, e.g. 1-26")
+    p.add_argument("--start-offset", type=int, default=0, help="[tick] added to every start position")
     p.add_argument("--baud-rate", type=int, default=1_000_000, help="[bit/s] pace of the bytes")
     p.add_argument("--return-delay", type=int, default=None, help="Return Delay Time register [2 µs]")
     p.add_argument("--link", type=Path, help="symlink to the pty, stable across a vanish fault")
