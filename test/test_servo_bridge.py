@@ -115,13 +115,15 @@ def test_a_stale_command_is_not_followed(protocol, tmp_path):
     with emulator(protocol, tmp_path) as bus:
         bridge = bridge_on(bus.port, protocol, command_timeout=0.05)
         bridge.start(0.0)
+        elbow = bridge.calibration.by_joint("l_elbow").servo_id
+        start = bus.state()[elbow]["goal"]
         bridge.set_command(["l_elbow"], [-2.0], now=0.0)
         for k in range(1, 5):
             bridge.cycle(k * DT)
-        moving = bus.state()[17]["goal"]
+        moving = bus.state()[elbow]["goal"]
         for k in range(10, 15):
             bridge.cycle(k * DT)
-        assert bus.state()[17]["goal"] == moving
+        assert bus.state()[elbow]["goal"] == moving != start
         bridge.shutdown()
 
 
@@ -143,9 +145,11 @@ def test_a_goal_outside_the_calibrated_range_is_never_written(protocol, tmp_path
 
 def test_the_dynamixel_bus_watchdog_is_armed(tmp_path):
     with emulator("dynamixel", tmp_path) as bus:
-        bridge = bridge_on(bus.port, "dynamixel", bus_watchdog=0.1)
+        bridge = bridge_on(bus.port, "dynamixel", bus_watchdog=0.5)
         bridge.start(0.0)
-        assert {s["watchdog"] for s in bus.state().values()} == {5}  # 5 x 20 ms
+        assert {s["watchdog"] for s in bus.state().values()} == {25}  # 25 x 20 ms
+        bridge.cycle(1.0)  # a silence longer than the watchdog: it is cleared and armed again
+        assert {s["watchdog"] for s in bus.state().values()} == {25}
         bridge.shutdown()
 
 

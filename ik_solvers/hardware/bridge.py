@@ -45,7 +45,7 @@ class BridgeConfig:
     rate_hz: float = 100.0
     command_timeout: float = 0.5
     velocity_scale: float = 1.0
-    bus_watchdog: float = 0.1
+    bus_watchdog: float = 0.25
     reopen_interval: float = 0.2
     retries: int = 1
     torque_off_on_shutdown: bool = True
@@ -152,13 +152,22 @@ class ServoBridge:
         self.command_time = -math.inf
 
     def _arm_watchdog(self) -> None:
-        """(Re)start the bus watchdog of every servo that has one: clear it, then set the period."""
+        """(Re)start the bus watchdog of every servo that has one: clear it, then set the period.
+
+        A servo that does not answer is recorded and skipped (a lost port still raises).
+        """
         units = round(self.config.bus_watchdog / WATCHDOG_UNIT)
         for joint in self.joints:
-            if joint.model.has_bus_watchdog:
+            if not joint.model.has_bus_watchdog:
+                continue
+            try:
                 self.bus.write_register(joint.servo_id, "bus_watchdog", 0)
                 if units:
                     self.bus.write_register(joint.servo_id, "bus_watchdog", units)
+            except BusError as error:
+                if error.kind == "port":
+                    raise
+                self.health.record_error(error.kind, str(error), joint.servo_id)
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
@@ -172,6 +181,10 @@ class ServoBridge:
     def shutdown(self) -> None:
         """Disable torque (when configured) and close the port; bus errors are ignored here."""
         if self.config.torque_off_on_shutdown and self.health.port_open:
+            try:
+                self.bus.clear_input()  # the bridge may have been stopped inside a transaction
+            except BusError as error:
+                self.health.record_error(error.kind, str(error), None)
             for servo_id in self.ids:
                 try:
                     self.bus.write_register(servo_id, "torque_enable", 0)

@@ -75,7 +75,7 @@ class ServoBus(Protocol):
         """The same for one servo with a plain Read (used to find which servo failed)."""
 
     def clear_input(self) -> None:
-        """Drop whatever late bytes wait in the receive buffer."""
+        """Drop whatever late bytes wait in the receive buffer; forget a transaction cut short."""
 
 
 def make_bus(protocol: str, port: str, baud_rate: int, **options) -> ServoBus:

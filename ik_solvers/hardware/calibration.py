@@ -87,6 +87,10 @@ class Calibration:
         """The joint that servo ``servo_id`` drives."""
         return next(j for j in self.joints if j.servo_id == servo_id)
 
+    def by_joint(self, name: str) -> JointCalibration:
+        """The servo of joint ``name``."""
+        return next(j for j in self.joints if j.joint == name)
+
     def to_ticks(self, angles: np.ndarray) -> list[int]:
         """Goals [tick] for joint angles [rad], shape (n_joints,) in file order."""
         return [j.to_ticks(float(a)) for j, a in zip(self.joints, angles)]

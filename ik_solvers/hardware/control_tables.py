@@ -112,7 +112,7 @@ class ServoModel:
     position_range: tuple[int, int]
     velocity_unit: float
     max_velocity: float
-    registers: dict[str, tuple[int, int]] = field(repr=False)
+    registers: dict[str, tuple[int, int]] = field(repr=False, hash=False, compare=False)
     has_bus_watchdog: bool = False
     has_fast_sync_read: bool = False
 

@@ -9,6 +9,7 @@ them; the subclasses add the protocol's own state read. This module imports with
 from __future__ import annotations
 
 import contextlib
+import termios
 from types import ModuleType
 
 import serial
@@ -18,6 +19,8 @@ from ik_solvers.hardware.control_tables import ServoModel
 
 _STATE_REGISTERS = ("present_load", "present_velocity", "present_position")
 SDK_LATENCY_TIMER_MS = 16.0  # what both SDKs assume for a USB serial adapter
+# What a serial port that vanished raises, depending on the call that meets it first
+PORT_ERRORS = (OSError, termios.error, serial.SerialException)
 READ_BLOCK_S = 0.002  # longest a single serial read of the SDK's receive loop blocks [s]
 
 
@@ -67,7 +70,7 @@ class SdkBus:
         port.baudrate = self.baud_rate
         try:
             opened = port.openPort()
-        except (OSError, serial.SerialException) as error:
+        except PORT_ERRORS as error:
             raise BusError("port", f"cannot open {self.port_name}: {error}") from None
         if not opened:
             raise BusError(
@@ -81,13 +84,15 @@ class SdkBus:
     def close(self) -> None:
         """Close the port; errors of a port that is already gone are ignored."""
         if self.port is not None:
-            with contextlib.suppress(OSError, serial.SerialException):
+            with contextlib.suppress(*PORT_ERRORS):
                 self.port.closePort()
         self.port = None
 
     def clear_input(self) -> None:
-        """Drop late bytes from the receive buffer."""
+        """Drop late bytes from the receive buffer and forget a transaction cut short (an
+        exception inside the SDK leaves its port marked busy)."""
         self._guard(lambda: self.port.ser.reset_input_buffer())
+        self.port.is_using = False
 
     # -- single transactions ------------------------------------------------------------------
     def ping(self, servo_id: int) -> int:
@@ -184,7 +189,7 @@ class SdkBus:
             raise BusError("port", f"{self.port_name} is not open")
         try:
             return call()
-        except (OSError, serial.SerialException) as error:
+        except PORT_ERRORS as error:
             self.close()
             raise BusError("port", f"{self.port_name}: {error}") from None
 

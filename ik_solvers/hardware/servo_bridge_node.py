@@ -95,6 +95,7 @@ class ServoBridgeNode(Node):
         self.create_subscription(Float64MultiArray, "~/commands", self.on_array, LATEST_ONLY)
         self.create_subscription(JointTrajectory, "~/joint_trajectory", self.on_trajectory, LATEST_ONLY)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
+        self.condition = (True, ())
         self.create_timer(1.0 / p["rate"], self.on_cycle)
         self.create_timer(DIAGNOSTICS_PERIOD, self.on_diagnostics)
 
@@ -124,10 +125,16 @@ class ServoBridgeNode(Node):
 
     # -- cycle and reports --------------------------------------------------------------------------
     def on_cycle(self) -> None:
-        """One bus cycle; publish what the servos answered."""
+        """One bus cycle; publish what the servos answered, and the diagnostics at once when
+        the bus or a servo changed between healthy and troubled."""
         reading = self.bridge.cycle(time.monotonic())
         if reading is not None:
             self.states.publish(self._joint_state(reading))
+        health = self.bridge.health
+        condition = (health.port_open, tuple(s.servo_id for s in health.troubled()))
+        if condition != self.condition:
+            self.condition = condition
+            self.on_diagnostics()
 
     def _joint_state(self, reading: JointReading) -> JointState:
         msg = JointState(name=reading.names, position=reading.positions, velocity=reading.velocities)
