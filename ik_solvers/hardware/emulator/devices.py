@@ -17,7 +17,6 @@ from ik_solvers.hardware.emulator.framing import (
     FeetechParser,
     Packet,
     crc16,
-    dxl_packet,
     dxl_status,
     sts_status,
 )
@@ -61,13 +60,23 @@ class EmulatedBus:
         return None if servo_id in self.missing else self.servos.get(servo_id)
 
     def receive(self, data: bytes, now: float) -> list[tuple[Packet, list[Reply]]]:
-        """Bytes from the bus at ``now`` [s] -> each complete instruction with the replies it gets."""
-        return [(packet, self.handle(packet, now)) for packet in self.parser.feed(data)]
+        """Bytes from the bus at ``now`` [s] -> each complete instruction with the replies it gets.
+
+        The servos move to ``now`` once, before the instructions act; their present registers are
+        refreshed when an instruction reads.
+        """
+        packets = self.parser.feed(data)
+        if packets:
+            reads = any(p.instruction in (READ, SYNC_READ, FAST_SYNC_READ) for p in packets)
+            for servo in self.servos.values():
+                servo.advance(now)
+                if reads:
+                    servo.refresh()
+        return [(packet, self.handle(packet, now)) for packet in packets]
 
     def handle(self, packet: Packet, now: float) -> list[Reply]:
         """Execute one instruction packet; the status packets to send, in order."""
         for servo in self.servos.values():
-            servo.advance(now)
             if packet.servo_id in (servo.servo_id, BROADCAST):
                 servo.touched(now)
         if packet.instruction in (SYNC_WRITE, SYNC_READ, FAST_SYNC_READ):
@@ -157,9 +166,9 @@ class DynamixelBus(EmulatedBus):
         return super().store(servo, address, data)
 
     def fast_sync_read(self, servos: list, address: int, length: int) -> list[Reply]:
-        """One status packet from id 0xFE: per servo ERROR, ID, DATA, CRC (the last CRC is the
-        packet's). A missing servo cuts the packet short there: the servos after it wait for it.
-        Intermediate CRCs are the running CRC of the packet so far; the packet is not stuffed.
+        """One status packet from id 0xFE: per servo ERROR, ID, DATA, CRC; each CRC is the running
+        CRC of the packet up to it, so the last is the packet's. A missing servo cuts the packet
+        short there (the servos after it wait for it). The packet is not stuffed.
         """
         present = []
         for servo in servos:
@@ -168,28 +177,17 @@ class DynamixelBus(EmulatedBus):
             present.append(servo)
         if not present:
             return []
-        body = bytearray([DXL_STATUS])
+        announced = 1 + (length + 4) * len(servos)  # a cut-short packet announces every servo
+        packet = bytearray([0xFF, 0xFF, 0xFD, 0x00, BROADCAST]) + announced.to_bytes(2, "little")
+        packet.append(DXL_STATUS)
+        crc = crc16(packet)
         for servo in present:
             error = DYNAMIXEL_ALERT_BIT if servo.hardware_error else 0
-            body += bytes([error, servo.servo_id]) + servo.memory[address : address + length] + b"\0\0"
-        if len(present) == len(servos):
-            packet = dxl_packet(BROADCAST, bytes(body[:-2]), stuffed=False)
-        else:  # cut short: the length announces every servo, the rest never comes
-            announced = 1 + (length + 4) * len(servos)
-            packet = (
-                bytes([0xFF, 0xFF, 0xFD, 0x00, BROADCAST]) + announced.to_bytes(2, "little") + bytes(body)
-            )
-        return [Reply(_fill_running_crcs(packet, length, len(present)), present[0].return_delay())]
-
-
-def _fill_running_crcs(packet: bytes, length: int, count: int) -> bytes:
-    """Write each intermediate per-servo CRC field of a Fast Sync Read answer."""
-    data = bytearray(packet)
-    segment = length + 4
-    for index in range(count):
-        end = 8 + index * segment + 2 + length
-        data[end : end + 2] = crc16(bytes(data[:end])).to_bytes(2, "little")
-    return bytes(data)
+            segment = bytes([error, servo.servo_id]) + servo.memory[address : address + length]
+            crc = crc16(segment, crc)
+            packet += segment + crc.to_bytes(2, "little")
+            crc = crc16(packet[-2:], crc)
+        return [Reply(bytes(packet), present[0].return_delay())]
 
 
 class FeetechBus(EmulatedBus):

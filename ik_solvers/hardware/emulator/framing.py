@@ -32,13 +32,22 @@ class Packet:
     size: int  # bytes it took on the wire
 
 
+def _crc_of_byte(byte: int) -> int:
+    """CRC-16 register after shifting one byte through it bit by bit (MSB first)."""
+    crc = byte << 8
+    for _ in range(8):
+        crc = ((crc << 1) ^ _CRC_POLYNOMIAL) if crc & 0x8000 else (crc << 1)
+    return crc & 0xFFFF
+
+
+_CRC_TABLE = tuple(_crc_of_byte(byte) for byte in range(256))  # generated from the polynomial
+
+
 def crc16(data: bytes, crc: int = 0) -> int:
-    """Dynamixel Protocol 2.0 CRC-16 (polynomial 0x8005, MSB first, init 0) of ``data``."""
+    """Dynamixel Protocol 2.0 CRC-16 (polynomial 0x8005, MSB first, init 0) of ``data``,
+    continuing from ``crc`` (the CRC of the bytes before ``data``)."""
     for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ _CRC_POLYNOMIAL) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
+        crc = ((crc << 8) ^ _CRC_TABLE[(crc >> 8) ^ byte]) & 0xFFFF
     return crc
 
 

@@ -200,6 +200,7 @@ class PtyBus:
         states = {}
         for servo_id, servo in self.bus.servos.items():
             servo.advance(now)
+            servo.refresh()
             states[str(servo_id)] = {
                 "goal": servo.goal(),
                 "position": servo.position,

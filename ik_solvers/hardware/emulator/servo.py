@@ -88,7 +88,7 @@ class EmulatedServo:
         return min(profile * unit_ticks, limit) if profile else limit
 
     def advance(self, now: float) -> None:
-        """Move from the last update to ``now`` [s] and refresh the present registers."""
+        """Move from the last update to ``now`` [s] (the present registers follow in :meth:`refresh`)."""
         dt = 0.0 if self.updated_at is None else max(0.0, now - self.updated_at)
         self.updated_at = now
         self._check_watchdog(now)
@@ -102,7 +102,6 @@ class EmulatedServo:
             new = self.position
         self.velocity = (new - self.position) / dt if dt > 0 else 0.0
         self.position = new
-        self._store_present()
 
     def touched(self, now: float) -> None:
         """The servo received an instruction at ``now`` [s] (feeds the bus watchdog)."""
@@ -121,7 +120,8 @@ class EmulatedServo:
             self.set("bus_watchdog", WATCHDOG_EXPIRED)
             self.set("goal_position", round(self.position))
 
-    def _store_present(self) -> None:
+    def refresh(self) -> None:
+        """Store the motion's state in the present registers (before the bus reads them)."""
         per_unit = self.model.velocity_unit * self.model.ticks_per_rev / (2.0 * math.pi)
         velocity = round(self.velocity / per_unit)
         if self.model.protocol == DYNAMIXEL:
