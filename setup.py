@@ -47,6 +47,7 @@ setup(
             "ik_node = ik_solvers.ros.ik_node:main",
             "servo_bridge = ik_solvers.hardware.servo_bridge_node:main",
             "servo_bus_emulator = ik_solvers.hardware.emulator.main:main",
+            "servo_ros2_control = ik_solvers.hardware.ros2_control:main",
             "sim_node = ik_solvers.ros.sim_node:main",
         ],
     },

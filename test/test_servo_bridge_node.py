@@ -168,6 +168,21 @@ def test_the_torque_service_turns_every_servo_off_and_on(rig):
         assert {s["torque"] for s in rig.emulator.state().values()} == {int(on)}
 
 
+def test_every_parameter_the_launch_file_sets_is_declared_by_the_node(rig):
+    import ast
+
+    from rcl_interfaces.srv import ListParameters
+
+    tree = ast.parse((REPO_ROOT / "launch" / "servo_bridge.launch.py").read_text())
+    bridge = next(n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.targets[0].id == "bridge")
+    names = {key.value for key in bridge.value.keys}
+    client = rig.node.create_client(ListParameters, "/servo_bridge/list_parameters")
+    assert client.wait_for_service(timeout_sec=TIMEOUT)
+    future = client.call_async(ListParameters.Request())
+    assert rig.spin_until(future.done)
+    assert names and names <= set(future.result().result.names)
+
+
 def test_torque_goes_off_when_the_node_stops(rig):
     assert rig.session.processes.stop(rig.process) == 0, rig.log()
     assert {s["torque"] for s in rig.emulator.state().values()} == {0}
