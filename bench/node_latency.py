@@ -34,8 +34,8 @@ from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
 from ik_solvers import RobotModel
+from ik_solvers.node.outputs import COMMAND_HISTORY, LATEST_ONLY
 from ik_solvers.resources import package_share_path
-from ik_solvers.ros.ik_node import COMMAND_HISTORY, LATEST_ONLY
 from ik_solvers.spatial import matrix_to_quaternion
 
 CHAIN = "left_leg"
@@ -73,7 +73,7 @@ def circle_targets(count: int, rate: float) -> list[np.ndarray]:
     chain = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")).chain(
         "base_link", "l_sole"
     )
-    centre = chain.fk(np.clip(np.zeros(chain.n), chain.lower, chain.upper))
+    centre = chain.fk(chain.rest_configuration())
     centre[:3, 3] += (0.02, 0.0, 0.05)
     targets = []
     for i in range(count):

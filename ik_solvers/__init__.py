@@ -1,6 +1,7 @@
 """ik_solvers: inverse kinematics for humanoid and legged robots described by a URDF.
 
-The library imports without ROS; everything that needs rclpy lives in ``ik_solvers.ros``.
+The library (this package, ``solvers``, ``control``, ``whole_body``) imports without ROS; only the
+feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy (README "Layout").
 """
 
 from ik_solvers.chain import Chain, Joint
@@ -10,6 +11,7 @@ from ik_solvers.solvers import (
     IKError,
     IKResult,
     InvalidTargetError,
+    Solver,
     UnknownSolverError,
     UnsupportedChainError,
     make_solver,
@@ -24,6 +26,7 @@ __all__ = [
     "Joint",
     "ModelError",
     "RobotModel",
+    "Solver",
     "UnknownSolverError",
     "UnsupportedChainError",
     "make_solver",

@@ -4,7 +4,7 @@ A chain's movable joints each contribute a local transform ``A + f(q) B + g(q) C
 4x4 matrices: for a revolute joint (Rodrigues' formula) ``f = sin q``, ``g = 1 - cos q``,
 ``B = A K``, ``C = A K²`` with K the skew matrix of the joint axis; for a prismatic joint
 ``f = q``, ``g = 0``. ``A`` holds the fixed URDF transforms before the joint. One configuration
-goes through a compiled kernel (:mod:`ik_solvers.fk_kernel`, a few µs); a batch is a few array
+goes through a compiled kernel (:mod:`ik_solvers.solvers.numeric.fk_kernel`, a few µs); a batch is a few array
 operations and one product per joint on column blocks, with no Python loop over configurations.
 
 Poses are 4x4 homogeneous transforms of the tip link in the base link frame [m]. ``q`` holds the
@@ -14,13 +14,30 @@ movable joints' positions in :attr:`Chain.joint_names` order [rad for revolute, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from ik_solvers.fk_kernel import fk_jacobian
+from ik_solvers.solvers.numeric.fk_kernel import fk_jacobian
 
 MOVABLE_TYPES = ("revolute", "continuous", "prismatic")
 BATCH_BLOCK = 2048  # configurations per block in batched FK: keeps the working set in cache
+
+
+class KinematicTerms(NamedTuple):
+    """The constant terms of the module docstring, as the compiled kernels take them.
+
+    Attributes:
+        a: (n + 1, 4, 4) fixed transform before each movable joint, then joint n to the tip.
+        b, c: (n, 4, 4) the terms multiplied by f(q_i) and g(q_i).
+        axes: (n, 3) joint axes in their joint frames. prismatic: (n,) bool.
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+    axes: np.ndarray
+    prismatic: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -95,20 +112,18 @@ class Chain:
             pending, i = np.eye(4), i + 1
         a[n] = pending
         self._a, self._b, self._c = a, b[:n], c[:n]
-        self._terms = self.kinematic_terms()  # contiguous copies for the compiled single-q FK
+        # Contiguous copies for the compiled single-q FK, as a plain tuple: numba types a named
+        # tuple argument from Python about 1 µs slower (a third of the call).
+        self._terms = tuple(self.kinematic_terms())
         self._scan_steps = [1 << s for s in range(max(n, 1).bit_length())]
         # Batched form: per term, the transposed 4x12 block [A | B | C] acting on columns.
         self._abc_columns = np.concatenate([a, b, c], axis=2).transpose(0, 2, 1).copy()
 
-    def kinematic_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The constant terms of the module docstring, for compiled kernels (copies).
-
-        Returns:
-            a: (n + 1, 4, 4) fixed transform before each movable joint, then joint n to the tip.
-            b, c: (n, 4, 4) the terms multiplied by f(q_i) and g(q_i).
-            axes: (n, 3) joint axes in their joint frames. prismatic: (n,) bool.
-        """
-        return self._a.copy(), self._b.copy(), self._c.copy(), self.axes.copy(), self.prismatic.copy()
+    def kinematic_terms(self) -> KinematicTerms:
+        """The constant terms of the module docstring, for compiled kernels (contiguous copies)."""
+        return KinematicTerms(
+            self._a.copy(), self._b.copy(), self._c.copy(), self.axes.copy(), self.prismatic.copy()
+        )
 
     def _motion_terms(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """f(q), g(q) of the class docstring, same shape as q."""
@@ -229,6 +244,10 @@ class Chain:
         q = np.asarray(q, dtype=float)
         inside = (q >= self.lower - tolerance) & (q <= self.upper + tolerance)
         return np.all(inside | self.continuous, axis=-1)
+
+    def rest_configuration(self) -> np.ndarray:
+        """(n,) the rest configuration: every joint at 0 [rad or m], or its nearest limit when 0 is outside."""
+        return np.clip(np.zeros(self.n), self.lower, self.upper)
 
     def random_configurations(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """(count, n) configurations drawn uniformly within the joint limits."""

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ik_solvers.solvers.checks import pose_columns
+from ik_solvers.solvers.geometric.vectors import COLUMNS, pose_errors
+
 
 def matrix_to_quaternion(rotation: np.ndarray) -> np.ndarray:
     """(..., 3, 3) rotation matrices → (..., 4) unit quaternions (x, y, z, w) with w >= 0."""
@@ -99,13 +102,16 @@ def _log_near_pi(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
     return axis * angle[:, None]
 
 
-def rotation_angle_between(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Angle [rad] of the rotation from ``first`` to ``second`` (..., 3, 3), in [0, pi]."""
-    relative = np.swapaxes(first, -1, -2) @ second
-    return np.linalg.norm(rotation_log(relative), axis=-1)
-
-
 def pose_error(target: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Position error [m] and orientation error [rad] between (..., 4, 4) poses."""
-    position = np.linalg.norm(target[..., :3, 3] - actual[..., :3, 3], axis=-1)
-    return position, rotation_angle_between(target[..., :3, :3], actual[..., :3, :3])
+    """Position error [m] and orientation error [rad] between (..., 4, 4) poses.
+
+    The geometric solvers' float/column formula (:func:`ik_solvers.solvers.geometric.vectors.pose_errors`)
+    on numpy arrays: one definition for the library.
+    """
+    target, actual = np.asarray(target, dtype=float), np.asarray(actual, dtype=float)
+    return pose_errors(*_columns(actual), *_columns(target), COLUMNS)
+
+
+def _columns(pose: np.ndarray) -> tuple[tuple, tuple]:
+    """Rotation columns and translation of (..., 4, 4) poses, each entry an (...) array."""
+    return pose_columns([pose[..., row, column] for row in range(4) for column in range(4)])

@@ -18,28 +18,22 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
 
 
 def ik_node(context):
     """The ik_node with its output remapped and the controller output enabled."""
-    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
-        robot_description = urdf.read()
     overrides = {
-        "robot_description": robot_description,
+        "robot_description": robot_description(context),
         "ros2_control.controller": LaunchConfiguration("controller").perform(context),
         "max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context)),
     }
     return [
-        Node(
-            package=PACKAGE,
+        package_node(
             executable="ik_node",
-            name="ik_node",
             parameters=[LaunchConfiguration("params"), overrides],
             remappings=[("joint_commands", LaunchConfiguration("command_topic"))],
-            output="screen",
         )
     ]
 

@@ -13,24 +13,15 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
 
 
 def ik_node(context):
     """The ik_node, with the URDF file's XML as robot_description."""
-    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
-        robot_description = urdf.read()
+    parameters = [LaunchConfiguration("params"), {"robot_description": robot_description(context)}]
     return [
-        Node(
-            package=PACKAGE,
-            executable="ik_node",
-            name="ik_node",
-            namespace=LaunchConfiguration("namespace"),
-            parameters=[LaunchConfiguration("params"), {"robot_description": robot_description}],
-            output="screen",
-        )
+        package_node(executable="ik_node", parameters=parameters, namespace=LaunchConfiguration("namespace"))
     ]
 
 

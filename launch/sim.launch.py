@@ -17,34 +17,19 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
 
 
 def nodes(context):
     """ik_node and sim_node, both with the URDF file's XML as robot_description."""
-    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
-        robot_description = urdf.read()
+    description = {"robot_description": robot_description(context)}
     floating = LaunchConfiguration("floating_base").perform(context).lower() == "true"
     rate = float(LaunchConfiguration("publish_rate").perform(context))
+    simulation = {"floating_base": floating, "publish_rate": rate}
     return [
-        Node(
-            package=PACKAGE,
-            executable="ik_node",
-            name="ik_node",
-            parameters=[LaunchConfiguration("params"), {"robot_description": robot_description}],
-            output="screen",
-        ),
-        Node(
-            package=PACKAGE,
-            executable="sim_node",
-            name="sim_node",
-            parameters=[
-                {"robot_description": robot_description, "floating_base": floating, "publish_rate": rate}
-            ],
-            output="screen",
-        ),
+        package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), description]),
+        package_node(executable="sim_node", parameters=[{**description, **simulation}]),
     ]
 
 

@@ -23,7 +23,7 @@ class LegDims:
     hip_y: float = 0.06  # hip yaw axis from the torso centre, lateral
     hip_z: float = -0.06  # hip yaw axis below the torso origin
     root_z: float = -0.035  # LegRoot roll axis below the hip yaw axis
-    w: float = 0.02  # lateral offset W from LegRoot to the UpperLeg..Foot line (seed 001)
+    w: float = 0.02  # lateral offset W from LegRoot to the UpperLeg..Foot line (docs/algorithms.md, the leg)
     upper_z: float = -0.03  # UpperLeg pitch axis below the LegRoot axis
     thigh: float = 0.20  # UpperLeg -> Knee
     shank: float = 0.20  # Knee -> Ankle

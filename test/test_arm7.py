@@ -1,4 +1,4 @@
-"""The 7-DoF arm solver (seed 000): exactness, swivel control, joint limits, reach, bad input, continuity."""
+"""The 7-DoF arm solver: exactness, swivel control, joint limits, reach, bad input, continuity."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from humanoid_factory import ArmDims, HumanoidSpec, humanoid_urdf
 
 from ik_solvers import InvalidTargetError, RobotModel, UnsupportedChainError, make_solver
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.arm7 import Arm7Solver
-from ik_solvers.solvers.vectors import COLUMNS
+from ik_solvers.solvers.geometric.arm7.solver import Arm7Solver
+from ik_solvers.solvers.geometric.vectors import COLUMNS
 from ik_solvers.spatial import pose_error
 
 OTHER_ARM = ArmDims(
@@ -337,7 +337,7 @@ def test_other_elbow_bend_is_tried_when_no_swivel_fits_the_chosen_one():
 
 
 def test_single_solve_that_needs_the_swivel_search_matches_the_batch(monkeypatch):
-    from ik_solvers.solvers import arm7
+    from ik_solvers.solvers.geometric.arm7 import solver as arm7
 
     searches = []
     search_one = arm7._search_one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.ros.command_filter import CommandFilter
+from ik_solvers.control.command_filter import CommandFilter
 
 LOWER, UPPER = np.array([-1.0, -2.0, -np.pi]), np.array([1.0, 2.0, np.pi])
 VELOCITY = np.array([2.0, 4.0, np.inf])

@@ -19,7 +19,7 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.base import SOLVERS
+from ik_solvers.solvers import SOLVERS
 from ik_solvers_interfaces.srv import SolveIK
 
 MODEL = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))

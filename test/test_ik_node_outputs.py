@@ -22,7 +22,7 @@ from trajectory_msgs.msg import JointTrajectory
 
 from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.base import SOLVERS
+from ik_solvers.solvers import SOLVERS
 
 MODEL = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
 ARM, LEG = MODEL.chain("base_link", "r_wrist"), MODEL.chain("base_link", "l_sole")

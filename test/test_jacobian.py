@@ -9,7 +9,7 @@ import pytest
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.jacobian_options import InvalidOptionError
+from ik_solvers.solvers.numeric.options import InvalidOptionError
 
 PANDA_URDF = Path(__file__).parent / "urdf" / "panda_like.urdf"
 METHODS = ("dls", "pinv", "weighted_pinv", "transpose", "ccd")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ik_solvers.solvers.kernels.linear import smallest_eigenvalue
+from ik_solvers.solvers.numeric.kernels.linear import smallest_eigenvalue
 
 
 def near_singular_gram(rng: np.random.Generator, m: int) -> np.ndarray:

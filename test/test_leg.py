@@ -1,4 +1,4 @@
-"""The closed-form leg solver (seed 001) on the packaged humanoid and on a robot of other sizes."""
+"""The closed-form leg solver on the packaged humanoid and on a robot of other sizes."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 
 from ik_solvers import InvalidTargetError, RobotModel, make_solver
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.leg import LegSolver
-from ik_solvers.solvers.vectors import SCALAR
+from ik_solvers.solvers.geometric.leg import LegSolver
+from ik_solvers.solvers.geometric.vectors import SCALAR
 
 OTHER_ROBOT = HumanoidSpec(
     leg=LegDims(root_z=-0.05, w=0.035, upper_z=-0.02, thigh=0.24, shank=0.19, foot_z=-0.025, sole_z=-0.03),

@@ -13,7 +13,7 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Pose
 from sensor_msgs.msg import JointState
 
-from ik_solvers.ros.messages import (
+from ik_solvers.node.messages import (
     MessageError,
     joint_positions,
     joint_state,

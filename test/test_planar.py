@@ -1,4 +1,4 @@
-"""The planar two-link solver (seed 004): exact solutions, both branches, reach and plane checks."""
+"""The planar two-link solver: exact solutions, both branches, reach and plane checks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import RobotModel, make_solver
-from ik_solvers.solvers.planar import PlanarSolver
+from ik_solvers.solvers.geometric.planar import PlanarSolver
 
 PLANAR_URDF = (
     Path(__file__).parent / "urdf" / "planar_two_link.urdf"

@@ -7,7 +7,7 @@ import pytest
 
 from ik_solvers import InvalidTargetError, RobotModel, UnknownSolverError, make_solver
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.base import check_seed, check_targets
+from ik_solvers.solvers.checks import check_seed, check_targets
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, humanoid_urdf
 
 from ik_solvers import RobotModel, UnsupportedChainError, make_solver
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.structure import (
+from ik_solvers.solvers.geometric.structure import (
     StructureMismatch,
     arm7_structure,
     axis_lines,

@@ -13,7 +13,7 @@ from ik_solvers.resources import package_share_path
 
 URDF_PATH = package_share_path("urdf", "humanoid.urdf")
 LEG_WORDS = ("hip_joint", "leg_root", "upper_leg", "knee", "ankle", "foot")
-LEG_AXES = ("z", "x", "y", "y", "y", "x")  # yaw, roll, pitch, pitch, pitch, roll (seed 001)
+LEG_AXES = ("z", "x", "y", "y", "y", "x")  # yaw, roll, 3 pitches, roll (docs/algorithms.md)
 UNIT = {"x": np.array([1.0, 0, 0]), "y": np.array([0, 1.0, 0]), "z": np.array([0, 0, 1.0])}
 
 

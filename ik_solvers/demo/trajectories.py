@@ -186,7 +186,7 @@ def _pitch_posture(chain: Chain, point: np.ndarray) -> np.ndarray:
     The other joints stay at zero (clipped into their limits); the two angles come from a bounded
     least-squares fit, which also settles the elbow branch by the elbow's limits.
     """
-    base = np.clip(np.zeros(chain.n), chain.lower, chain.upper)
+    base = chain.rest_configuration()
     moving = [0, 3]
 
     def residual(angles: np.ndarray) -> np.ndarray:
@@ -230,10 +230,6 @@ class DemoTrajectories:
         }
         self.phase = phase
         self.duration = 2.0 * phase
-
-    @property
-    def chain_names(self) -> tuple[str, ...]:
-        return (*self.legs, *self.arms)
 
     def sample(self, times: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
         """{chain: (poses (N, 4, 4), poles (N, 3) or None)} at ``times`` (N,) [s] from the start."""

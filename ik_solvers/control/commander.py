@@ -1,0 +1,194 @@
+"""What the ik_node does between messages, without ROS: solve, keep goals, shape commands.
+
+Per chain (a :class:`Limb`): the configured solver kind, the latest goal (the last successful
+solution) and the last command, which approaches the goal no faster than the velocity limit
+allows. A failed solve leaves goal and command untouched (the servos hold). The
+:class:`Commander` holds the limbs, the measured joint state and the robot's frames, and turns
+targets in any link frame into solves in each chain's base frame.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ik_solvers.chain import Chain
+from ik_solvers.control.command_filter import CommandFilter
+from ik_solvers.control.statistics import ChainStats
+from ik_solvers.frames import FrameTree
+from ik_solvers.model import RobotModel
+from ik_solvers.solvers import IKError, IKResult, Solver, make_solver, warm_up
+from ik_solvers.solvers.registry import solver_kind
+
+
+class RequestError(ValueError):
+    """A request names something the node does not have; the message lists what it has."""
+
+
+@dataclass
+class Limb:
+    """One commanded chain and its state."""
+
+    name: str
+    chain: Chain
+    solver_kind: str
+    solver: Solver
+    filter: CommandFilter
+    goal: np.ndarray | None = None  # (n,) last successful solution [rad or m]
+    command: np.ndarray | None = None  # (n,) last published command
+    command_time: float = 0.0  # [s] monotonic time of the last command
+    pole: np.ndarray | None = None  # (3,) pole target in the chain's base frame [m]
+    stats: ChainStats = field(default_factory=ChainStats)
+
+
+class Commander:
+    """The limbs of a robot model, their solvers, and the robot's measured joint state."""
+
+    def __init__(
+        self,
+        model: RobotModel,
+        chains: Mapping[str, tuple[str, str, str]],
+        options: Mapping[str, Mapping[str, object]],
+    ) -> None:
+        """Args: chains: name → (base_link, tip_link, solver kind); options: solver kind → its
+        make_solver options (kinds not named get none).
+
+        Raises:
+            ModelError: a link is unknown or the links do not form a chain.
+            IKError: a solver kind is unknown or does not fit its chain.
+        """
+        warm_up()  # every kind now, not at the first run-time switch to it
+        self.frames = FrameTree(model)
+        self.options = {kind: dict(values) for kind, values in options.items()}
+        self.measured: dict[str, float] = {}
+        self.limbs: dict[str, Limb] = {}
+        for name, (base, tip, kind) in chains.items():
+            chain = model.chain(base, tip)
+            limits = CommandFilter(chain.lower, chain.upper, chain.velocity_limits, chain.continuous)
+            self.limbs[name] = Limb(name, chain, kind, self.make_solver(kind, chain), limits)
+
+    def make_solver(self, kind: str, chain: Chain, timeout: float = 0.0) -> Solver:
+        """A solver of ``kind`` for ``chain`` with the kind's options; ``timeout`` [s] > 0
+        replaces the configured time budget of kinds that take one."""
+        options = dict(self.options.get(kind, {}))
+        if timeout > 0.0 and solver_kind(kind).takes_timeout:
+            options["timeout"] = timeout
+        return make_solver(kind, chain, **options)
+
+    def limb(self, name: str) -> Limb:
+        """The limb called ``name``; RequestError naming the valid chains otherwise."""
+        limb = self.limbs.get(name)
+        if limb is None:
+            raise RequestError(f"unknown chain '{name}'; valid chains: {', '.join(self.limbs)}")
+        return limb
+
+    def reconfigure(self, kinds: Mapping[str, str], options: Mapping[str, Mapping[str, object]]) -> None:
+        """Switch chains to other solver kinds and/or change kinds' options, all or nothing.
+
+        Args:
+            kinds: chain name → new solver kind. options: solver kind → the options that change.
+        Raises:
+            RequestError, IKError, TypeError: a value is refused; nothing was changed.
+        """
+        previous = self.options
+        self.options = {
+            kind: {**previous.get(kind, {}), **options.get(kind, {})} for kind in {*previous, *options}
+        }
+        try:
+            built = {}
+            for name, limb in self.limbs.items():
+                kind = kinds.get(name, limb.solver_kind)
+                if name in kinds or options.get(kind):
+                    built[name] = (kind, self.make_solver(kind, limb.chain))
+            for name in kinds:
+                self.limb(name)
+        except Exception:
+            self.options = previous
+            raise
+        for name, (kind, solver) in built.items():
+            self.limbs[name].solver_kind, self.limbs[name].solver = kind, solver
+
+    def positions(self) -> dict[str, float]:
+        """Current joint state by name: the measured state, else the last commands."""
+        state: dict[str, float] = {}
+        for limb in self.limbs.values():
+            if limb.command is not None:
+                state.update(zip(limb.chain.joint_names, limb.command))
+        state.update(self.measured)
+        return state
+
+    def to_base(self, limb: Limb, pose: np.ndarray, frame: str) -> np.ndarray:
+        """(4, 4) ``pose`` given in link ``frame`` ('' = chain base) → the chain's base frame."""
+        if not frame or frame == limb.chain.base_link:
+            return pose
+        return self.frames.transform(pose, frame, limb.chain.base_link, self.positions())
+
+    def point_to_base(self, limb: Limb, point: np.ndarray, frame: str) -> np.ndarray:
+        """(3,) ``point`` [m] in link ``frame`` ('' = chain base) → the chain's base frame."""
+        pose = np.eye(4)
+        pose[:3, 3] = point
+        return self.to_base(limb, pose, frame)[:3, 3]
+
+    def seed(self, limb: Limb) -> np.ndarray | None:
+        """The measured positions of the chain's joints when all are known, else the last goal."""
+        names = limb.chain.joint_names
+        if all(name in self.measured for name in names):
+            return np.array([self.measured[name] for name in names])
+        return limb.goal
+
+    def solve(
+        self,
+        limb: Limb,
+        target: np.ndarray,
+        pole: np.ndarray | None,
+        seed: np.ndarray | None,
+        solver=None,
+    ) -> IKResult:
+        """Solve for ``target`` (4, 4, chain base frame) and count it in the limb's stats.
+
+        Raises:
+            IKError: the solver refused the target, seed or pole (counted as a refusal).
+        """
+        solver = limb.solver if solver is None else solver
+        start = time.perf_counter()
+        try:
+            result = solver.solve(target, seed=seed, pole=pole)
+        except IKError as error:
+            limb.stats.record_refusal(str(error))
+            raise
+        ok = result.success and limb.filter.admits(result.q)
+        limb.stats.record_solve(ok, time.perf_counter() - start, result.message or "solver failed")
+        return result if ok == result.success else _failed(result, "solver returned q outside the limits")
+
+    def advance(self, limb: Limb, now: float, fraction: float, max_dt: float) -> bool:
+        """Step the limb's command toward its goal at time ``now`` [s]; True when it changed.
+
+        The step is limited by ``fraction`` of the velocity limits over the time since the last
+        command, at most ``max_dt`` [s]. The first command starts from the measured state (or
+        the goal itself when nothing was measured: nothing better is known).
+        """
+        if limb.goal is None:
+            return False
+        current = limb.command
+        if current is None:
+            current = self.measured_or(limb, limb.goal)
+        elif limb.filter.reached(current, limb.goal):
+            return False
+        dt = min(now - limb.command_time, max_dt) if limb.command is not None else max_dt
+        limb.command = limb.filter.step(current, limb.goal, fraction, dt)
+        limb.command_time = now
+        return True
+
+    def measured_or(self, limb: Limb, fallback: np.ndarray) -> np.ndarray:
+        """(n,) measured positions of the limb's joints, ``fallback`` where one is not measured."""
+        names = limb.chain.joint_names
+        return np.array([self.measured.get(name, fallback[i]) for i, name in enumerate(names)])
+
+
+def _failed(result: IKResult, message: str) -> IKResult:
+    return IKResult(
+        False, result.q, result.position_error, result.orientation_error, result.iterations, message
+    )

@@ -1,0 +1,201 @@
+"""ik_demo: the simulated humanoid driven by the IK node, end to end over real DDS.
+
+Starts ``sim_node`` (MuJoCo) and ``ik_node`` as child processes and runs a target generator in
+this process. The legs squat, then step in place; both arms trace circles with an elbow-down pole
+on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
+end it prints a results table per chain and writes PNG figures (and ``results.json``) to the
+output folder. Run with ``make demo`` or ``ik_demo [--duration S | --quick] [--output DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from ik_solvers import Chain, RobotModel
+from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
+from ik_solvers.demo.processes import Children
+from ik_solvers.demo.run import run_motion
+from ik_solvers.demo.trajectories import DemoTrajectories
+from ik_solvers.node.parameters import DEFAULT_CHAINS
+from ik_solvers.resources import package_share_path
+from ik_solvers.sim.mujoco_robot import ServoConfig
+
+CHAINS = DEFAULT_CHAINS  # the node's default chains: both legs to the soles, both arms to the wrists
+LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
+IK_NODE = "ik_node"
+DEFAULT_DURATION = 36.0  # [s] of motion: two phases
+QUICK_DURATION = 12.0
+JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
+HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="ik_demo", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=DEFAULT_DURATION,
+        help="seconds of motion (two phases)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"short run for CI ({QUICK_DURATION:g} s of motion)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=Path("output") / "demo",
+        help="folder for figures and logs",
+    )
+    parser.add_argument("--rate", type=float, default=50.0, help="target rate per chain [Hz]")
+    parser.add_argument(
+        "--floating-base",
+        action="store_true",
+        help="stand on the floor instead of a torso held just above it (no balance control: it may topple)",
+    )
+    options = parser.parse_args(argv)
+    if options.quick:
+        options.duration = QUICK_DURATION
+    if not (options.duration >= 4.0 and options.rate > 0):
+        parser.error("--duration must be at least 4 s and --rate positive")
+    return options
+
+
+def ik_node_arguments() -> list[str]:
+    """ROS arguments naming the demo's chains, all on the geometric solver at first, and the
+    Jacobian solver's time budget."""
+    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(CHAINS)}]"]
+    arguments += ["-p", f"jacobian.timeout:={JACOBIAN_TIMEOUT!r}"]
+    for name, (base, tip) in CHAINS.items():
+        arguments += ["-p", f"chains.{name}.base_link:={base}", "-p", f"chains.{name}.tip_link:={tip}"]
+        arguments += ["-p", f"chains.{name}.solver:=geometric"]
+    return arguments
+
+
+def hover_height(chains: dict[str, Chain]) -> float:
+    """[m] torso height that keeps the straight legs' soles HOVER [m] above the floor (fixed base)."""
+    lowest = min(chain.fk(np.zeros(chain.n))[2, 3] for name, chain in chains.items() if name in LEGS)
+    return float(HOVER - lowest)
+
+
+def sim_parameters(servo: ServoConfig) -> list[str]:
+    """sim_node parameters for ``servo``'s base mode."""
+    floating = str(servo.floating_base).lower()
+    return ["-p", f"floating_base:={floating}", "-p", f"base_height:={servo.base_height!r}"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the demo; 0 on success, 1 when a child process fails or the pipeline does not come up."""
+    options = parse_arguments(argv)
+    output = options.output.resolve()
+    (output / "logs").mkdir(parents=True, exist_ok=True)
+    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises
+    os.environ.pop("ROS_STATIC_PEERS", None)
+    os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
+    urdf = package_share_path("urdf", "humanoid.urdf").read_text()
+    model = RobotModel.from_urdf_string(urdf)
+    chains = {name: model.chain(base, tip) for name, (base, tip) in CHAINS.items()}
+    trajectories = DemoTrajectories(
+        model,
+        {n: chains[n] for n in LEGS},
+        {n: chains[n] for n in ARMS},
+        phase=options.duration / 2,
+    )
+    servo = ServoConfig(floating_base=options.floating_base, base_height=hover_height(chains))
+    children = Children(output / "logs")
+    print(
+        f"ik_demo: {options.duration:g} s of motion; figures and logs go to {output}",
+        flush=True,
+    )
+    try:
+        children.start("sim_node", "--ros-args", *sim_parameters(servo))
+        children.start(IK_NODE, *ik_node_arguments())
+        run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
+    except (RuntimeError, TimeoutError) as error:
+        print(f"ik_demo: failed: {error}", file=sys.stderr)
+        return 1
+    finally:
+        children.stop_all()
+    rows = table_rows(run, trajectories)
+    figures = write_figures(run, trajectories, urdf, servo, output)
+    print(format_table(rows))
+    print(f"\nfigures in {output}:")
+    for figure in figures:
+        print(f"  {figure.name}")
+    write_results(output / "results.json", rows, figures, run)
+    return 0
+
+
+def table_rows(run, trajectories: DemoTrajectories) -> list[ChainMetrics]:
+    """Legs over the whole motion; arms once per solver."""
+    end, switch = trajectories.duration, run.switch_time or trajectories.phase
+    segments = [Segment(name, "geometric", 0.0, end) for name in LEGS]
+    for name in ARMS:
+        segments += [
+            Segment(name, "geometric", 0.0, switch),
+            Segment(name, run.second_solver, switch, end),
+        ]
+    rows = []
+    for segment in segments:
+        before = run.counts_at(segment.start)
+        after = run.counts_at(segment.end)
+        solves = None
+        if segment.chain in before and segment.chain in after:
+            solves = tuple(int(a - b) for a, b in zip(after[segment.chain], before[segment.chain]))
+        rows.append(
+            chain_metrics(
+                run.recording,
+                segment,
+                lambda times, chain=segment.chain: trajectories.sample(times)[chain][0],
+                trajectories.settled,
+                solves,
+            )
+        )
+    return rows
+
+
+def write_figures(
+    run, trajectories: DemoTrajectories, urdf: str, servo: ServoConfig, output: Path
+) -> list[Path]:
+    """Tip paths, joint angles per chain and the robot in four poses; returns the PNG paths."""
+    from ik_solvers.demo import report
+
+    recording, phase = run.recording, trajectories.phase
+    target_at = {name: (lambda times, n=name: trajectories.sample(times)[n][0]) for name in recording.chains}
+    figures = [report.tip_paths(recording, target_at, output / "tip_paths.png")]
+    for name in recording.chains:
+        figures.append(report.joint_angles(recording, name, run.switch_time, output / f"joints_{name}.png"))
+    moments = [
+        ("stance", 0.02 * phase),
+        ("squat, bottom", 0.2 * phase),
+        ("right foot lifted", 1.24 * phase),
+        ("left foot lifted", 1.72 * phase),
+    ]
+    poses = [(f"{caption} (t = {t:.1f} s)", *recording.robot_at(t)) for caption, t in moments]
+    path, how = report.robot_poses(urdf, poses, servo, output / "robot_poses.png")
+    print(f"robot pictures: {how}")
+    return figures + [path]
+
+
+def write_results(path: Path, rows: list[ChainMetrics], figures: list[Path], run) -> None:
+    """The table and the figure paths as JSON (for tests and scripts)."""
+    results = {
+        "rows": [asdict(row) for row in rows],
+        "figures": [str(f) for f in figures],
+        "switch_time": run.switch_time,
+        "second_solver": run.second_solver,
+        "wall_time": run.wall_time,
+    }
+    path.write_text(json.dumps(results, indent=2, allow_nan=True))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""What the launch files in ``launch/`` share: a node of this package given the robot's URDF.
+
+Imported only by launch files (it needs ``launch_ros``, which a ROS 2 installation has and the
+package itself never needs).
+"""
+
+from __future__ import annotations
+
+from launch.launch_context import LaunchContext
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+PACKAGE = "ik_solvers"
+
+
+def robot_description(context: LaunchContext) -> str:
+    """The XML of the URDF file named by the launch argument ``urdf``."""
+    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
+        return urdf.read()
+
+
+def package_node(executable: str, parameters: list, **options) -> Node:
+    """The node ``executable`` of this package, named after it, its output on the screen.
+
+    Args:
+        executable: a console script of the package (ik_node, sim_node, ...).
+        parameters: parameter files or dicts, in order (the launch files put robot_description last).
+        options: further ``launch_ros.actions.Node`` arguments (namespace, remappings, ...).
+    """
+    return Node(
+        package=PACKAGE,
+        executable=executable,
+        name=executable,
+        parameters=parameters,
+        output="screen",
+        **options,
+    )

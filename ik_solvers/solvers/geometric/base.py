@@ -1,0 +1,200 @@
+"""What the geometric solvers share: target checks, wrapping and clipping, messages, batches.
+
+:class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes in
+plain arithmetic that runs on Python floats (one target) and on numpy columns (a batch) alike
+(see :mod:`~ik_solvers.solvers.geometric.vectors`): ``_solve_one`` and ``_solve_columns``. The two
+are kept apart on purpose: floats are several times faster than numpy for one target, numpy
+columns are what makes a batch fast. Most subclasses get both from
+:class:`~ik_solvers.solvers.geometric.branches.BranchSolver` (a closed form per branch); the
+7-DoF arm writes its own.
+
+Everything else is here: the checks of targets, seeds and poles, the wrapping of continuous
+joints near their seed, the message table (reach reasons of the subclass, joint limits, the
+final FK check) and the block loop over a batch.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+import numpy as np
+
+from ik_solvers.chain import Chain
+from ik_solvers.solvers.checks import INVALID_POSE, check_pole, check_seed, pose_columns, valid_pose
+from ik_solvers.solvers.errors import InvalidTargetError
+from ik_solvers.solvers.results import BatchResult, IKResult
+
+BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
+LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
+INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
+TWO_PI = 2.0 * math.pi
+
+
+class GeometricSolver(ABC):
+    """Base of the geometric (closed-form) solvers: ``solve`` and ``solve_batch`` around a subclass's
+    ``_solve_one`` (floats) and ``_solve_columns`` (numpy columns).
+
+    Args:
+        chain: the chain to solve. structure: what the solver solves, for messages ("biped leg").
+        reach_messages: the subclass's reason codes (1 to 89) → message, e.g. out of reach.
+        tolerance: [m] and [rad]; a result counts as a success when its FK is within it of the
+            target (and no joint was clipped, no reach limit hit).
+    """
+
+    def __init__(
+        self, chain: Chain, structure: str, reach_messages: Mapping[int, str], tolerance: float = 1e-9
+    ) -> None:
+        if not tolerance > 0.0:
+            raise ValueError(f"tolerance must be a positive number of metres/radians, got {tolerance!r}")
+        self.chain = chain
+        self.structure = structure
+        self.tolerance = float(tolerance)
+        self._lower, self._upper = chain.lower.tolist(), chain.upper.tolist()
+        self._middle = [0.5 * (lo + hi) for lo, hi in zip(self._lower, self._upper)]
+        self._continuous = chain.continuous.tolist()
+        self._any_continuous = any(self._continuous)
+        self._rest_q = chain.rest_configuration()
+        self._rest_pose = chain.fk(self._rest_q).ravel().tolist()
+        self._messages = self._message_table(reach_messages)
+        self._rest_references = self._references(self._rest_q.tolist())
+        self._success_message = f"solved in closed form ({structure})"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.chain!r})"
+
+    def _message_table(self, reach_messages: Mapping[int, str]) -> dict[int, str]:
+        table = {0: "", INVALID: f"target {INVALID_POSE}", **reach_messages}
+        table[NOT_MET] = f"the closed form missed the target by more than the tolerance {self.tolerance:g}"
+        for i, name in enumerate(self.chain.joint_names):
+            table[LIMIT + i] = (
+                f"joint limits: '{name}' would leave [{self._lower[i]:.4g}, {self._upper[i]:.4g}]; "
+                "q is clipped into the limits (the nearest pose found)"
+            )
+        return table
+
+    @abstractmethod
+    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
+        """One checked target (16 floats, row-major), seed (n floats, within limits) and pole
+        (3 floats) or None: (q as n floats, reason code, position error [m], orientation error [rad])."""
+
+    @abstractmethod
+    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
+        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors).
+
+        ``seeds``: (n, N) or None; ``poles``: (3, N) or None.
+        """
+
+    def _missed(self, position_error, orientation_error):
+        """Where the errors exceed the tolerance (the planar solver ignores orientation)."""
+        return (position_error > self.tolerance) | (orientation_error > self.tolerance)
+
+    def _references(self, seed):
+        """Per joint, the angle near which to wrap: the seed for continuous joints, else mid-limits."""
+        if not self._any_continuous:
+            return self._middle
+        return [seed[i] if self._continuous[i] else self._middle[i] for i in range(self.chain.n)]
+
+    def _seed_values(self, seed) -> list[float]:
+        """A (n,) seed as floats, clipped into the limits; check_seed's checks and messages."""
+        if seed.__class__ is np.ndarray and seed.shape == (self.chain.n,) and seed.dtype.kind == "f":
+            values = seed.tolist()
+            lower, upper = self._lower, self._upper
+            if all(lower[i] <= x <= upper[i] for i, x in enumerate(values)):  # also False for NaN
+                return values
+        return check_seed(self.chain, seed).tolist()
+
+    def solve(
+        self, target: np.ndarray, seed: np.ndarray | None = None, pole: np.ndarray | None = None
+    ) -> IKResult:
+        """Solve one target.
+
+        Args:
+            target: (4, 4) pose of the tip link in the chain's base frame [m].
+            seed: (n,) joints [rad]; picks the turn of continuous joints (and branches, where the
+                subclass says so). pole: (3,) point in the base frame [m]; see the subclass.
+        Returns:
+            IKResult; q in chain.joint_names order, finite and within limits. iterations is 0.
+        Raises:
+            InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
+        """
+        if target.__class__ is not np.ndarray or target.dtype.kind != "f":
+            target = np.asarray(target, dtype=float)
+        if target.shape != (4, 4):
+            raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
+        entries = target.ravel().tolist()
+        if not valid_pose(*pose_columns(entries)):
+            raise InvalidTargetError(f"target {INVALID_POSE}")
+        if pole is not None:
+            pole = tuple(check_pole(pole, 1).ravel().tolist())
+        seed = None if seed is None else self._seed_values(seed)
+        q, reason, position_error, orientation_error = self._solve_one(entries, seed, pole)
+        message = self._messages[reason] or self._success_message
+        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message)
+
+    def solve_batch(
+        self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
+    ) -> BatchResult:
+        """Solve N targets at once, vectorised over the batch (no Python loop over targets).
+
+        Args:
+            targets: (N, 4, 4) tip poses in the base frame [m]. seeds: (N, n) or None.
+            poles: (N, 3) or None, as in :meth:`solve`.
+        Returns:
+            BatchResult. A malformed target (NaN, inf, not a rotation) fails its row only, with
+            q at the rest pose, NaN errors and a message; the other rows are solved.
+        Raises:
+            InvalidTargetError: targets not shaped (N, 4, 4); bad seeds or poles.
+        """
+        targets = np.asarray(targets, dtype=float)
+        if targets.ndim != 3 or targets.shape[1:] != (4, 4):
+            raise InvalidTargetError(
+                f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
+            )
+        count, n = targets.shape[0], self.chain.n
+        poles = None if poles is None else check_pole(poles, count).T
+        seeds = None if seeds is None else check_seed(self.chain, seeds, count).T
+        q = np.empty((count, n))  # written through its (n, N) transpose: no copy at the end
+        out = (q.T, np.empty(count, dtype=np.int64), np.empty(count), np.empty(count))
+        columns, valid = self._columns(targets)
+        all_valid = bool(valid.all())
+        if not all_valid:
+            columns[:, ~valid] = np.array(self._rest_pose)[:, None]
+        self._solve_columns(columns, seeds, poles, out)
+        _, reason, position_error, orientation_error = out
+        if not all_valid:
+            q[~valid] = self._rest_q
+            reason[~valid] = INVALID
+            position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
+        success = reason == 0
+        table = self._messages
+        messages = tuple(map(table.__getitem__, reason.tolist()))
+        return BatchResult(
+            success, q, position_error, orientation_error, np.zeros(count, dtype=int), messages
+        )
+
+    @staticmethod
+    def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid.
+
+        Transposed block by block, so that source and destination stay in cache.
+        """
+        count = targets.shape[0]
+        columns, valid = np.empty((16, count)), np.empty(count, dtype=bool)
+        flat = targets.reshape(count, 16)
+        for start in range(0, count, BLOCK):
+            block = columns[:, start : start + BLOCK]
+            block[...] = flat[start : start + BLOCK].T
+            valid[start : start + BLOCK] = valid_pose(*pose_columns(block))
+        return columns, valid
+
+
+def rows_of(value, index):
+    """``value`` (a column, a (named) tuple of them, or a constant) at the rows ``index``."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return value[index]
+    if isinstance(value, tuple):
+        taken = (rows_of(x, index) for x in value)
+        return value._make(taken) if hasattr(value, "_make") else tuple(taken)
+    return value

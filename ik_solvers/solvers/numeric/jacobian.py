@@ -1,0 +1,172 @@
+"""Numeric IK on any serial chain: Jacobian pseudoinverse, weighted pseudoinverse, damped least
+squares, Jacobian transpose and cyclic coordinate descent (references: ``docs/algorithms.md``).
+
+Each iteration takes one FK pass (pose and geometric Jacobian together), measures the 6D error,
+steps the joints by the method's step (plus Liégeois's (1977) null-space term when secondary goals are
+set), bounds the step norm and projects onto the joint limits (continuous joints wrap). Attempts
+that stall are restarted from random in-limit configurations within the time budget.
+
+The iterations, restarts and the choice of the answer run in compiled kernels
+(:mod:`ik_solvers.solvers.numeric.kernels`; see :mod:`~ik_solvers.solvers.numeric.kernels.attempts` for the
+schedule), over all targets of a batch in one call. numba cannot read the clock, so this module
+calls the kernel for ``ROUNDS_PER_CALL`` rounds at a time and checks the time budget in between.
+
+Errors are normalised before they are weighed against each other: position by the chain's length
+L (the sum of its link offsets) [m], orientation as is [rad].
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ik_solvers.chain import Chain, Joint
+from ik_solvers.solvers.checks import check_seed, check_targets
+from ik_solvers.solvers.numeric.kernels import attempts
+from ik_solvers.solvers.numeric.kernels.attempts import (
+    E_BEST,
+    T_CONVERGED,
+    T_FINISHED,
+    T_RESTARTS,
+    T_ROUNDS,
+    AttemptState,
+)
+from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model, plain
+from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
+from ik_solvers.solvers.results import BatchResult, IKResult
+from ik_solvers.spatial import pose_error
+
+# Iterations without 10 % progress before an attempt is abandoned: the first-order methods creep.
+FAST_PATIENCE, SLOW_PATIENCE, SLOW_METHODS = 5, 30, ("transpose", "ccd")
+# Rounds per kernel call between two looks at the clock: a round costs one iteration per active
+# slot (a few µs each), so the budget is overrun by well under a millisecond.
+ROUNDS_PER_CALL = 16
+
+
+class JacobianSolver:
+    """Iterative IK for a :class:`~ik_solvers.chain.Chain`, configured by :class:`JacobianOptions`.
+
+    Targets are (4, 4) poses of the tip link in the chain's base frame [m]; ``q`` follows
+    ``chain.joint_names`` [rad or m]. Unknown or out-of-range options raise
+    :class:`~ik_solvers.solvers.numeric.options.InvalidOptionError`. Construction runs one tiny
+    solve, so that the kernels are compiled (or loaded from numba's cache) before the first real
+    solve.
+    """
+
+    def __init__(self, chain: Chain, **options: object) -> None:
+        self.chain = chain
+        self.options: JacobianOptions = parse_options(chain, options)
+        opts = self.options
+        self.length = chain_length(chain)
+        patience = SLOW_PATIENCE if opts.method in SLOW_METHODS else FAST_PATIENCE
+        self._model = build_model(chain, opts, self.length, patience)
+        self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
+        self._restarts = chain.random_configurations(
+            opts.max_restarts, np.random.default_rng(opts.random_seed)
+        )
+        rest = chain.rest_configuration()
+        self._run(chain.fk(rest)[None], rest[None], budget=1)  # compile or load the kernels now
+
+    def __repr__(self) -> str:
+        return f"JacobianSolver({self.chain!r}, method={self.options.method!r})"
+
+    def solve(self, target: np.ndarray, seed: np.ndarray | None = None, pole: object = None) -> IKResult:
+        """Joint positions that put the tip at ``target``.
+
+        Args:
+            target: (4, 4) tip pose in the chain's base frame [m].
+            seed: (n,) start [rad or m]; None: zero clipped into the limits. Clipped into the limits.
+            pole: ignored (the numeric solvers take no elbow or knee hint).
+        Returns:
+            IKResult; when no attempt met the tolerances within the budget, ``success`` is False and
+            ``q`` the configuration with the smallest error found.
+        Raises:
+            InvalidTargetError: a malformed target or seed.
+        """
+        batch = self._run(check_targets(target)[None], check_seed(self.chain, seed)[None], budget=1)
+        return batch[0]
+
+    def solve_batch(
+        self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: object = None
+    ) -> BatchResult:
+        """N solves in one kernel call per round of rounds; the time budget is N times ``timeout``.
+        Same answers as :meth:`solve` (without a time limit).
+
+        Args:
+            targets: (N, 4, 4) tip poses in the chain's base frame [m].
+            seeds: (N, n) starts, or None. poles: ignored.
+        """
+        targets = check_targets(targets, batched=True)
+        seeds = check_seed(self.chain, seeds, count=len(targets))
+        return self._run(targets, seeds, budget=len(targets))
+
+    def _run(self, targets: np.ndarray, seeds: np.ndarray, budget: int) -> BatchResult:
+        timeout = self.options.timeout
+        deadline = None if timeout is None else time.perf_counter() + timeout * budget
+        targets = np.ascontiguousarray(targets, dtype=float)
+        seeds = np.ascontiguousarray(seeds, dtype=float)
+        state = attempts.new_state(seeds, int(self._model.ints[I_SLOTS]))
+        which = np.arange(len(targets))
+        while which.size:
+            attempts.run_rounds(
+                self._kernel_model, targets, seeds, self._restarts, tuple(state), which, ROUNDS_PER_CALL
+            )
+            which = which[state.target_counts[which, T_FINISHED] == 0]
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return self._results(targets, state)
+
+    def _advance(self, q: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """(n,) configuration one iteration after q (n,) towards target (4, 4); q if q converged."""
+        work = attempts.workspace(self.chain.n)
+        q = np.ascontiguousarray(q, dtype=float)
+        converged = attempts.iterate(self._model, q, np.ascontiguousarray(target, dtype=float), work)[0]
+        return q.copy() if converged else work.following.copy()
+
+    def _results(self, targets: np.ndarray, state: AttemptState) -> BatchResult:
+        opts = self.options
+        best_q, slot_energy, target_counts = state.best_q, state.slot_energy, state.target_counts
+        q, errors = state.answer_q, state.answer_error
+        success = target_counts[:, T_CONVERGED] == 1
+        iterations, restarts = target_counts[:, T_ROUNDS].copy(), target_counts[:, T_RESTARTS]
+        position_error, orientation_error = errors[:, 0].copy(), errors[:, 1].copy()
+        left = np.flatnonzero(~success)
+        if left.size:  # the lowest-energy configuration any attempt of the target reached
+            energy = slot_energy[left, :, E_BEST]
+            slot = np.argmin(energy, axis=1)
+            reached = np.isfinite(energy[np.arange(left.size), slot])
+            q[left[reached]] = best_q[left[reached], slot[reached]]
+            position_error[left], orientation_error[left] = pose_error(targets[left], self.chain.fk(q[left]))
+        messages = tuple(
+            f"converged in {iteration} iterations ({restart} restarts)"
+            if ok
+            else f"no solution within tolerance ({opts.position_tolerance:g} m, {opts.orientation_tolerance:g} rad) "
+            f"after {iteration} iterations and {restart} restarts: closest pose found is {p:.3g} m and "
+            f"{o:.3g} rad away (target out of reach, blocked by joint limits, or the budget ran out)"
+            for ok, iteration, restart, p, o in zip(
+                success, iterations, restarts, position_error, orientation_error
+            )
+        )
+        return BatchResult(success, q, position_error, orientation_error, iterations, messages)
+
+
+def chain_length(chain: Chain) -> float:
+    """[m] length of the polyline through the joint origins and the tip at q = 0 (at least 1 mm)."""
+    zero = np.zeros(chain.n)
+    points = np.vstack([chain.joint_frames(zero)[:, :3, 3], chain.fk(zero)[:3, 3]])  # joints, then the tip
+    return max(float(np.linalg.norm(np.diff(points, axis=0), axis=1).sum()), 1e-3)
+
+
+def prepare_kernels() -> None:
+    """Compile the kernels, or load them from numba's on-disk cache (about 0.5 s), now.
+
+    The first call on a machine compiles them: about 40 s on a slow 2-core machine; ``make setup``
+    pays that once. ``ik_node`` calls this at start-up, so a run-time switch to the jacobian solver
+    never stalls a running node. The kernels' types do not depend on the chain, so a one-joint
+    chain prepares them for every chain and every method.
+    """
+    joint = Joint(
+        "prepare", "revolute", "base", "tip", np.eye(4), np.array([0.0, 0.0, 1.0]), -1.0, 1.0, 1.0, 1.0
+    )
+    JacobianSolver(Chain("base", "tip", [joint]))
