@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ik_solvers import Chain, RobotModel
+from ik_solvers.demo import servo_bus
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
@@ -61,6 +62,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="stand on the floor instead of a torso held just above it (no balance control: it may topple)",
     )
+    servo_bus.add_option(parser)
     options = parser.parse_args(argv)
     if options.quick:
         options.duration = QUICK_DURATION
@@ -116,7 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     try:
-        children.start("sim_node", "--ros-args", *sim_parameters(servo))
+        children.start(
+            "sim_node", "--ros-args", *sim_parameters(servo), *servo_bus.sim_remaps(options.servo_bus)
+        )
+        if options.servo_bus:
+            bus_stats = servo_bus.start(children, options.servo_bus, output)
         children.start(IK_NODE, *ik_node_arguments())
         run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
     except (RuntimeError, TimeoutError) as error:
@@ -131,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     for figure in figures:
         print(f"  {figure.name}")
     write_results(output / "results.json", rows, figures, run)
+    if options.servo_bus:
+        summary = servo_bus.section(bus_stats)
+        print(servo_bus.format_section(summary))
+        servo_bus.add_to_results(output / "results.json", summary)
     return 0
 
 

@@ -133,7 +133,7 @@ class ServoBridge:
 
     def _bring_up(self, now: float, torque: bool) -> None:
         """Read present positions, hold there, set limits and watchdog, then enable torque."""
-        self._take_present(self.bus.read_states(self.ids))
+        self._take_present(self._read_all_or_raise())
         for joint, limit in zip(self.joints, self.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
             self.bus.write_register(joint.servo_id, "profile_velocity", units)
@@ -143,6 +143,18 @@ class ServoBridge:
             self.set_torque(True)
         self.last_write = now
         self.healthy = True
+
+    def _read_all_or_raise(self) -> dict[int, ServoState]:
+        """Every servo's state, the group read tried ``1 + retries`` times; the last BusError raised."""
+        for attempt in range(1 + self.config.retries):
+            try:
+                return self.bus.read_states(self.ids)
+            except BusError as error:
+                if error.kind == "port" or attempt == self.config.retries:
+                    raise
+                self.health.record_error(error.kind, str(error), error.servo_id)
+                self.bus.clear_input()
+        raise AssertionError("unreachable")
 
     def _take_present(self, states: dict[int, ServoState]) -> None:
         """Goals and command := the present positions (clamped to the calibrated range)."""
@@ -172,7 +184,7 @@ class ServoBridge:
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
         if on:
-            self._take_present(self.bus.read_states(self.ids))
+            self._take_present(self._read_all_or_raise())
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         for servo_id in self.ids:
             self.bus.write_register(servo_id, "torque_enable", int(on))

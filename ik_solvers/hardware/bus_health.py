@@ -36,6 +36,7 @@ class BusHealth:
     port_open: bool = False
     port_reopens: int = 0
     last_error: str = ""
+    first_cycle: float | None = None
     cycle_ends: deque = field(default_factory=lambda: deque(maxlen=RATE_WINDOW))
 
     @classmethod
@@ -68,6 +69,8 @@ class BusHealth:
         self.cycles += 1
         self.good_cycles += int(good)
         self.cycle_ends.append(now)
+        if self.first_cycle is None:
+            self.first_cycle = now
 
     @property
     def total_errors(self) -> int:
@@ -79,6 +82,23 @@ class BusHealth:
         if len(self.cycle_ends) < 2 or self.cycle_ends[-1] <= self.cycle_ends[0]:
             return 0.0
         return (len(self.cycle_ends) - 1) / (self.cycle_ends[-1] - self.cycle_ends[0])
+
+    def mean_cycle_rate(self) -> float:
+        """Cycles per second since the first cycle [Hz] (0 before two cycles)."""
+        if self.cycles < 2 or self.cycle_ends[-1] <= self.first_cycle:
+            return 0.0
+        return (self.cycles - 1) / (self.cycle_ends[-1] - self.first_cycle)
+
+    def summary(self) -> dict:
+        """The run in numbers: cycles, good cycles, mean rate [Hz], errors (total and by kind), reopens."""
+        return {
+            "cycles": self.cycles,
+            "good_cycles": self.good_cycles,
+            "cycle_hz": round(self.mean_cycle_rate(), 2),
+            "errors": self.total_errors,
+            "errors_by_kind": dict(self.errors),
+            "port_reopens": self.port_reopens,
+        }
 
     def troubled(self) -> list[ServoHealth]:
         """Servos that failed their last transaction or report a hardware error."""

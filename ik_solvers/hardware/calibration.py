@@ -51,8 +51,11 @@ class JointCalibration:
 
     def to_ticks(self, angle: float) -> int:
         """The goal [tick] for a joint angle [rad], clamped to the calibrated range."""
-        ticks = round(self.zero_ticks + self.direction * angle / self.radians_per_tick)
-        return min(max(ticks, self.min_ticks), self.max_ticks)
+        return min(max(round(self.servo_position(angle)), self.min_ticks), self.max_ticks)
+
+    def servo_position(self, angle: float) -> float:
+        """Where the servo's position reads [tick, not rounded] at a joint angle [rad] (any angle)."""
+        return self.zero_ticks + self.direction * angle / self.radians_per_tick
 
     def to_angle(self, ticks: int) -> float:
         """The joint angle [rad] of a servo position [tick]."""

@@ -129,43 +129,32 @@ _RPM_0229 = 0.229 * 2.0 * math.pi / 60.0  # one Dynamixel velocity unit [rad/s]
 _STEP_PER_S = 2.0 * math.pi / 4096.0  # one Feetech speed unit [rad/s]
 
 
-def _dynamixel_x(name: str, model_number: int, max_velocity: float) -> ServoModel:
+def _model(protocol: str, name: str, model_number: int, max_velocity: float) -> ServoModel:
+    """A 4096-tick, 0..4095 position servo of ``protocol`` (Dynamixel X-series or Feetech STS)."""
+    dynamixel = protocol == DYNAMIXEL
     return ServoModel(
         name=name,
-        protocol=DYNAMIXEL,
+        protocol=protocol,
         model_number=model_number,
         ticks_per_rev=4096,
         position_range=(0, 4095),
-        velocity_unit=_RPM_0229,
+        velocity_unit=_RPM_0229 if dynamixel else _STEP_PER_S,
         max_velocity=max_velocity,
-        registers=_DYNAMIXEL_X_REGISTERS,
-        has_bus_watchdog=True,
-        has_fast_sync_read=True,
-    )
-
-
-def _feetech_sts(name: str, model_number: int, max_velocity: float) -> ServoModel:
-    return ServoModel(
-        name=name,
-        protocol=FEETECH,
-        model_number=model_number,
-        ticks_per_rev=4096,
-        position_range=(0, 4095),
-        velocity_unit=_STEP_PER_S,
-        max_velocity=max_velocity,
-        registers=_FEETECH_STS_REGISTERS,
+        registers=_DYNAMIXEL_X_REGISTERS if dynamixel else _FEETECH_STS_REGISTERS,
+        has_bus_watchdog=dynamixel,
+        has_fast_sync_read=dynamixel,
     )
 
 
 MODELS: dict[str, ServoModel] = {
     model.name: model
     for model in (
-        _dynamixel_x("XM430-W350", 1020, 4.8),
-        _dynamixel_x("XL430-W250", 1060, 6.2),
-        _dynamixel_x("XM540-W270", 1120, 5.2),
-        _dynamixel_x("XH430-W350", 1010, 4.8),
-        _feetech_sts("STS3215", 777, 5.2),
-        _feetech_sts("STS3250", 2825, 5.9),
+        _model(DYNAMIXEL, "XM430-W350", 1020, 4.8),
+        _model(DYNAMIXEL, "XL430-W250", 1060, 6.2),
+        _model(DYNAMIXEL, "XM540-W270", 1120, 5.2),
+        _model(DYNAMIXEL, "XH430-W350", 1010, 4.8),
+        _model(FEETECH, "STS3215", 777, 5.2),
+        _model(FEETECH, "STS3250", 2825, 5.9),
     )
 }
 

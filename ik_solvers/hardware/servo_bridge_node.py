@@ -12,8 +12,10 @@ Subscriptions: ``joint_commands`` (sensor_msgs/JointState, by name), ``~/command
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from pathlib import Path
 
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
@@ -52,6 +54,7 @@ def declare(node: Node) -> dict:
         "fast_sync_read": True,
         "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
+        "stats_file": "",  # JSON summary of the run written at shutdown ("" = none)
     }
     return {name: node.declare_parameter(name, value).value for name, value in defaults.items()}
 
@@ -85,6 +88,7 @@ class ServoBridgeNode(Node):
         self.bridge = ServoBridge(calibration, bus, {n: lim[2] for n, lim in limits.items()}, config)
         self.efforts = {n: lim[3] for n, lim in limits.items()}
         self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
+        self.stats_file = p["stats_file"]
         self.bridge.start(time.monotonic())
         self.get_logger().info(
             f"{len(calibration.joints)} {calibration.protocol} servos on {port}, torque on, {p['rate']:.0f} Hz"
@@ -151,6 +155,12 @@ class ServoBridgeNode(Node):
         array.header.stamp = self.get_clock().now().to_msg()
         self.diagnostics.publish(array)
 
+    def write_stats(self) -> None:
+        """The run's summary as JSON in ``stats_file`` (when set): protocol, servos and BusHealth's."""
+        if self.stats_file:
+            summary = {"protocol": self.bridge.calibration.protocol, "servos": len(self.bridge.ids)}
+            Path(self.stats_file).write_text(json.dumps({**summary, **self.bridge.health.summary()}))
+
 
 def main(args: list[str] | None = None) -> int:
     """Run the bridge until interrupted, then torque off; 1 when it cannot start (reason on stderr)."""
@@ -164,6 +174,7 @@ def main(args: list[str] | None = None) -> int:
             try:
                 rclpy.spin(node)
             finally:
+                node.write_stats()  # before the torque-off writes, which may meet a bus already gone
                 node.bridge.shutdown()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass

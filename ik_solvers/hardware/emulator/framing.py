@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 DXL_HEADER = b"\xff\xff\xfd\x00"
 DXL_STATUS = 0x55
+DXL_MAX_LENGTH = 1024  # longer length fields are taken for noise (the SDK's packet buffer size)
 _CRC_POLYNOMIAL = 0x8005
 
 
@@ -95,68 +96,91 @@ def sts_status(servo_id: int, error: int, params: bytes = b"") -> bytes:
     return b"\xff\xff" + body + bytes([sts_checksum(body)])
 
 
-class DynamixelParser:
+class _StreamParser:
+    """Finds packets in a byte stream: subclasses say where a header is, how long a packet is, and
+    whether its checksum holds."""
+
+    header = b""
+    min_size = 0  # bytes before the length of the packet is known
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.bad_packets = 0
+
+    def feed(self, data: bytes) -> list[Packet]:
+        """Append received bytes; return the complete, valid instruction packets found."""
+        self.buffer += data
+        packets = []
+        while True:
+            start = self.buffer.find(self.header)
+            if start < 0:
+                del self.buffer[: max(0, len(self.buffer) - len(self.header) + 1)]
+                return packets
+            del self.buffer[:start]
+            if len(self.buffer) < self.min_size:
+                return packets
+            total = self.size()
+            if total is None:
+                del self.buffer[:1]
+                continue
+            if len(self.buffer) < total:
+                return packets
+            raw = bytes(self.buffer[:total])
+            if not self.valid(raw):
+                self.bad_packets += 1
+                del self.buffer[:1]
+                continue
+            del self.buffer[:total]
+            packets.append(self.packet(raw))
+
+    def size(self) -> int | None:
+        """Bytes of the packet at the start of the buffer (None: not a packet start after all)."""
+        raise NotImplementedError
+
+    def valid(self, raw: bytes) -> bool:
+        """The packet's length field and checksum hold."""
+        raise NotImplementedError
+
+    def packet(self, raw: bytes) -> Packet:
+        """The instruction packet in ``raw``."""
+        raise NotImplementedError
+
+
+class DynamixelParser(_StreamParser):
     """Streaming parser of Protocol 2.0 instruction packets."""
 
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-        self.bad_packets = 0
+    header = DXL_HEADER
+    min_size = 7
 
-    def feed(self, data: bytes) -> list[Packet]:
-        """Append received bytes; return the complete, valid instruction packets found."""
-        self.buffer += data
-        packets = []
-        while True:
-            start = self.buffer.find(DXL_HEADER)
-            if start < 0:
-                del self.buffer[: max(0, len(self.buffer) - 3)]
-                return packets
-            del self.buffer[:start]
-            if len(self.buffer) < 7:
-                return packets
-            length = int.from_bytes(self.buffer[5:7], "little")
-            total = 7 + length
-            if len(self.buffer) < total:
-                return packets
-            raw = bytes(self.buffer[:total])
-            if length < 3 or crc16(raw[:-2]) != int.from_bytes(raw[-2:], "little"):
-                self.bad_packets += 1
-                del self.buffer[:1]
-                continue
-            del self.buffer[:total]
-            body = unstuff(raw[7:-2])
-            packets.append(Packet(raw[4], body[0], body[1:], total))
+    def size(self) -> int | None:
+        """Header (4), id, length (2) and the length's bytes; None for a length no packet has."""
+        length = int.from_bytes(self.buffer[5:7], "little")
+        return 7 + length if length <= DXL_MAX_LENGTH else None
+
+    def valid(self, raw: bytes) -> bool:
+        """Length covers at least instruction and CRC; CRC-16 matches."""
+        return len(raw) >= 10 and crc16(raw[:-2]) == int.from_bytes(raw[-2:], "little")
+
+    def packet(self, raw: bytes) -> Packet:
+        """Unstuffed instruction and parameters."""
+        body = unstuff(raw[7:-2])
+        return Packet(raw[4], body[0], body[1:], len(raw))
 
 
-class FeetechParser:
+class FeetechParser(_StreamParser):
     """Streaming parser of Feetech STS instruction packets."""
 
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-        self.bad_packets = 0
+    header = b"\xff\xff"
+    min_size = 4
 
-    def feed(self, data: bytes) -> list[Packet]:
-        """Append received bytes; return the complete, valid instruction packets found."""
-        self.buffer += data
-        packets = []
-        while True:
-            start = self.buffer.find(b"\xff\xff")
-            if start < 0:
-                del self.buffer[: max(0, len(self.buffer) - 1)]
-                return packets
-            del self.buffer[:start]
-            if len(self.buffer) >= 3 and self.buffer[2] == 0xFF:
-                del self.buffer[:1]  # a third FF: the header starts one byte later
-                continue
-            if len(self.buffer) < 4:
-                return packets
-            total = 4 + self.buffer[3]
-            if len(self.buffer) < total:
-                return packets
-            raw = bytes(self.buffer[:total])
-            if raw[3] < 2 or sts_checksum(raw[2:-1]) != raw[-1]:
-                self.bad_packets += 1
-                del self.buffer[:1]
-                continue
-            del self.buffer[:total]
-            packets.append(Packet(raw[2], raw[4], raw[5:-1], total))
+    def size(self) -> int | None:
+        """Header (2), id, length and the length's bytes; a third FF means the header starts later."""
+        return None if self.buffer[2] == 0xFF else 4 + self.buffer[3]
+
+    def valid(self, raw: bytes) -> bool:
+        """Length covers at least instruction and checksum; the checksum matches."""
+        return raw[3] >= 2 and sts_checksum(raw[2:-1]) == raw[-1]
+
+    def packet(self, raw: bytes) -> Packet:
+        """Instruction and parameters."""
+        return Packet(raw[2], raw[4], raw[5:-1], len(raw))

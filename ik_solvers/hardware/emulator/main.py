@@ -8,7 +8,8 @@ symlink that survives a ``vanish`` fault, or the pty itself), then serves until 
 ``--calibration`` the servo ids and models come from the robot's calibration file and each servo
 starts at its joint's zero (clamped to its range); otherwise ``--ids`` of ``--model`` start at the
 middle of their range; ``--start-offset`` moves every start position. ``--control`` reads fault commands from stdin (see
-:mod:`ik_solvers.hardware.emulator.pty_bus`) and answers each with a JSON line.
+:mod:`ik_solvers.hardware.emulator.pty_bus`) and answers each with a JSON line. ``--sim`` takes the
+positions from sim_node (:mod:`ik_solvers.hardware.emulator.sim_link`).
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def parse_ids(text: str) -> list[int]:
     return ids
 
 
-def make_servos(args: argparse.Namespace) -> tuple[str, list[EmulatedServo]]:
-    """The protocol and the servos the command line asks for."""
+def make_servos(args: argparse.Namespace, position_source=None) -> tuple[str, list[EmulatedServo]]:
+    """The protocol and the servos the command line asks for (``position_source``: see EmulatedServo)."""
     if args.calibration:
         calibration = load_calibration(args.calibration)
         servos = [
@@ -46,6 +47,7 @@ def make_servos(args: argparse.Namespace) -> tuple[str, list[EmulatedServo]]:
                 j.servo_id,
                 min(max(j.zero_ticks + args.start_offset, j.min_ticks), j.max_ticks),
                 args.return_delay,
+                position_source,
             )
             for j in calibration.joints
         ]
@@ -67,13 +69,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--return-delay", type=int, default=None, help="Return Delay Time register [2 µs]")
     p.add_argument("--link", type=Path, help="symlink to the pty, stable across a vanish fault")
     p.add_argument("--control", action="store_true", help="read fault commands from stdin")
+    p.add_argument("--sim", action="store_true", help="positions from sim_node (needs --calibration and ROS)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = parser().parse_args(argv)
-    protocol, servos = make_servos(args)
+    sim_link = None
+    if args.sim:
+        if not args.calibration:
+            parser().error("--sim needs --calibration")
+        from ik_solvers.hardware.emulator.sim_link import SimLink
+
+        sim_link = SimLink(load_calibration(args.calibration))
+    protocol, servos = make_servos(args, sim_link.position_source if sim_link else None)
     pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link)
     port = pty_bus.open()
     print(json.dumps({"port": port, "protocol": protocol, "servos": len(servos)}), flush=True)
@@ -83,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         pty_bus.close()
+        if sim_link is not None:
+            sim_link.close()
     return 0
 
 
