@@ -22,6 +22,8 @@ from ik_solvers.hardware.bus_health import BusHealth
 from ik_solvers.hardware.calibration import Calibration
 from ik_solvers.hardware.control_tables import DYNAMIXEL_ALERT_BIT, WATCHDOG_UNIT, hardware_error_text
 
+PING_ATTEMPTS = 3  # a servo is missing after this many unanswered pings
+
 
 class StartupError(RuntimeError):
     """The bus or its servos are not what the calibration says; the message names them."""
@@ -120,7 +122,7 @@ class ServoBridge:
         for joint in self.joints:
             name = f"{joint.joint} (id {joint.servo_id})"
             try:
-                model_number = self.bus.ping(joint.servo_id)
+                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i), PING_ATTEMPTS)
             except BusError as error:
                 problems.append(f"{name}: no answer ({error})")
                 continue
@@ -131,30 +133,32 @@ class ServoBridge:
                 )
         return problems
 
+    def _retried(self, call, attempts: int = 0):
+        """``call()`` tried up to ``attempts`` times (default ``1 + retries``); a failure other than a
+        lost port is recorded and retried after clearing the input; the last one is raised."""
+        attempts = attempts or 1 + self.config.retries
+        for attempt in range(attempts):
+            try:
+                return call()
+            except BusError as error:
+                if error.kind == "port" or attempt == attempts - 1:
+                    raise
+                self.health.record_error(error.kind, str(error), error.servo_id)
+                self.bus.clear_input()
+        raise AssertionError("unreachable")
+
     def _bring_up(self, now: float, torque: bool) -> None:
         """Read present positions, hold there, set limits and watchdog, then enable torque."""
-        self._take_present(self._read_all_or_raise())
+        self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
         for joint, limit in zip(self.joints, self.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
-            self.bus.write_register(joint.servo_id, "profile_velocity", units)
+            self._retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
         self._arm_watchdog()
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
         self.last_write = now
         self.healthy = True
-
-    def _read_all_or_raise(self) -> dict[int, ServoState]:
-        """Every servo's state, the group read tried ``1 + retries`` times; the last BusError raised."""
-        for attempt in range(1 + self.config.retries):
-            try:
-                return self.bus.read_states(self.ids)
-            except BusError as error:
-                if error.kind == "port" or attempt == self.config.retries:
-                    raise
-                self.health.record_error(error.kind, str(error), error.servo_id)
-                self.bus.clear_input()
-        raise AssertionError("unreachable")
 
     def _take_present(self, states: dict[int, ServoState]) -> None:
         """Goals and command := the present positions (clamped to the calibrated range)."""
@@ -173,9 +177,9 @@ class ServoBridge:
             if not joint.model.has_bus_watchdog:
                 continue
             try:
-                self.bus.write_register(joint.servo_id, "bus_watchdog", 0)
+                self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", 0))
                 if units:
-                    self.bus.write_register(joint.servo_id, "bus_watchdog", units)
+                    self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", units))
             except BusError as error:
                 if error.kind == "port":
                     raise
@@ -184,10 +188,10 @@ class ServoBridge:
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
         if on:
-            self._take_present(self._read_all_or_raise())
+            self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         for servo_id in self.ids:
-            self.bus.write_register(servo_id, "torque_enable", int(on))
+            self._retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
         self.torque_on = on
 
     def shutdown(self) -> None:
