@@ -13,6 +13,7 @@ that failed is found by reading the servos one by one. A lost port is reopened e
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,7 +91,8 @@ class ServoBridge:
         self.torque_on = False
         self.healthy = False
         self.last_cycle = None
-        self.last_write = None
+        self.last_write = None  # wall-clock time [s] of the last goal write (the servos' watchdog runs on it)
+        self.clock = time.monotonic
         self.next_reopen = 0.0
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
 
@@ -157,7 +159,7 @@ class ServoBridge:
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
-        self.last_write = now
+        self.last_write = self.clock()
         self.healthy = True
 
     def _take_present(self, states: dict[int, ServoState]) -> None:
@@ -245,11 +247,11 @@ class ServoBridge:
         dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
         self.last_cycle = now
         try:
-            if self.last_write is not None and now - self.last_write > self.config.bus_watchdog > 0:
+            if self.last_write is not None and self.clock() - self.last_write > self.config.bus_watchdog > 0:
                 self._arm_watchdog()  # the bridge was silent too long: the servos may have stopped
             goals = self.next_goals(dt, now)
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
-            self.last_write = now
+            self.last_write = self.clock()
             states = self._read_states()
         except BusError as error:
             self._lost(error, now)
