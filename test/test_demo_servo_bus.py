@@ -13,7 +13,7 @@ pytest.importorskip("mujoco")
 
 from ros_helpers import ProcessRunner
 
-DURATION = 10.0  # [s] of motion, two phases (as test_demo.py)
+DURATION = 16.0  # [s] of motion, two phases: holds long enough to be sampled on a loaded machine
 RUN_TIMEOUT = 180.0  # [s]
 SETTLED_TRACKING_BOUND = 10.0  # [mm], as for the demo without the bus
 

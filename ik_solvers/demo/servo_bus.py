@@ -19,6 +19,7 @@ from ik_solvers.resources import package_share_path
 
 PROTOCOLS = ("dynamixel", "feetech")
 PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
+SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -31,10 +32,12 @@ def add_option(parser: argparse.ArgumentParser) -> None:
 
 
 def sim_remaps(protocol: str | None) -> list[str]:
-    """sim_node's remappings: commands from the emulated servos, its states to the emulator."""
+    """sim_node's remappings (commands from the emulated servos, its states to the emulator) and
+    state rate."""
     if not protocol:
         return []
-    return ["-r", f"joint_commands:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+    remaps = ["-r", f"joint_commands:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+    return [*remaps, "-p", f"publish_rate:={SIM_STATE_RATE!r}"]
 
 
 def start(children: Children, protocol: str, output: Path) -> Path:

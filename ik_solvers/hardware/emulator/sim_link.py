@@ -21,7 +21,7 @@ from ik_solvers.hardware.calibration import Calibration
 
 GOALS_TOPIC = "servo_bus/goals"
 SIM_STATES_TOPIC = "sim/joint_states"
-GOAL_RATE = 200.0  # [Hz] goals published to the simulator
+GOAL_RATE = 100.0  # [Hz] goals published to the simulator (the bridge writes them at 100 Hz)
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
 
@@ -32,6 +32,7 @@ class SimLink:
     def __init__(self, calibration: Calibration) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.calibration = calibration
+        self.joints = {joint.servo_id: joint for joint in calibration.joints}
         self.goals: dict[str, float] = {}  # joint -> goal angle [rad]
         self.measured: dict[str, float] = {}  # joint -> simulated angle [rad]
         rclpy.init()
@@ -62,7 +63,7 @@ class SimLink:
 
     def position_source(self, servo_id: int, goal: int) -> float:
         """The present position [tick] of servo ``servo_id`` whose goal is ``goal`` [tick]."""
-        joint = self.calibration.by_id(servo_id)
+        joint = self.joints[servo_id]
         self.goals[joint.joint] = joint.to_angle(goal)
         return joint.servo_position(self.measured.get(joint.joint, joint.to_angle(goal)))
 
