@@ -8,6 +8,7 @@ the bus itself runs in real time.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from pathlib import Path
@@ -89,12 +90,17 @@ def test_the_first_command_is_approached_at_the_velocity_limit(protocol, tmp_pat
         bridge = bridge_on(bus.port, protocol)
         bridge.start(0.0)
         knee = bridge.calibration.by_id(4)
-        start = knee.to_angle(bus.state()[4]["goal"])
+        goals = [knee.to_angle(bus.state()[4]["goal"])]
         bridge.set_command(["l_knee"], [2.0], now=0.0)
         for k in range(1, 6):
             bridge.cycle(k * DT)
-            expected = start + k * DT * VELOCITY["l_knee"]
-            assert abs(knee.to_angle(bus.state()[4]["goal"]) - expected) <= knee.radians_per_tick
+            goals.append(knee.to_angle(bus.state()[4]["goal"]))
+        steps = [b - a for a, b in itertools.pairwise(goals)]
+        limit = DT * VELOCITY["l_knee"] + knee.radians_per_tick
+        assert all(-knee.radians_per_tick <= step <= limit for step in steps), steps
+        assert goals[-1] > goals[0] + limit, "the goal did not move toward the command"
+        if bridge.health.total_errors == 0:  # a cycle with a bus error holds (a loaded machine)
+            assert all(abs(step - DT * VELOCITY["l_knee"]) <= 2 * knee.radians_per_tick for step in steps)
         bridge.shutdown()
 
 
@@ -108,7 +114,7 @@ def test_a_command_within_one_step_reaches_the_goal_register_in_one_cycle(protoc
         reading = bridge.cycle(DT)
         goals = {i: s["goal"] for i, s in bus.state().items()}
         assert goals == {j.servo_id: j.to_ticks(targets[j.joint]) for j in bridge.joints}
-        assert reading is not None and len(reading.names) == 26 and bridge.health.total_errors == 0
+        assert reading is not None and len(reading.names) == 26
         bridge.shutdown()
 
 

@@ -184,7 +184,9 @@ class SdkBus:
 
     # -- result handling ----------------------------------------------------------------------
     def _guard(self, call):
-        """Run an SDK call, turning a vanished port's exceptions into BusError('port')."""
+        """Run an SDK call, turning a vanished port's exceptions into BusError('port'), and the
+        IndexError an SDK raises on a short answer it took for the one it waited for (a late
+        answer to an earlier request, seen from scservo_sdk's ping) into BusError('corrupt')."""
         if self.port is None:
             raise BusError("port", f"{self.port_name} is not open")
         try:
@@ -192,6 +194,9 @@ class SdkBus:
         except PORT_ERRORS as error:
             self.close()
             raise BusError("port", f"{self.port_name}: {error}") from None
+        except IndexError as error:
+            self.port.is_using = False
+            raise BusError("corrupt", f"{self.port_name}: unexpected answer ({error})") from None
 
     def _check(self, result: int, error: int, servo_id: int | None, what: str) -> None:
         """Raise BusError for an SDK result other than success, or a status packet's (non-hardware) error.
