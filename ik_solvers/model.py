@@ -12,6 +12,7 @@ import difflib
 import io
 import math
 from contextlib import redirect_stderr
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,32 @@ SUPPORTED_TYPES = MOVABLE_TYPES + ("fixed",)
 
 class ModelError(ValueError):
     """The URDF or a requested chain is not usable; the message says what and why."""
+
+
+@dataclass(frozen=True)
+class Inertial:
+    """A link's mass and centre of mass (the URDF ``<inertial>``; the inertia tensor is not kept).
+
+    Attributes:
+        mass: [kg], finite and >= 0.
+        center: (3,) centre of mass in the link frame [m].
+    """
+
+    mass: float
+    center: np.ndarray
+
+
+@dataclass(frozen=True)
+class CollisionBox:
+    """A ``<collision>`` box of a link.
+
+    Attributes:
+        origin: (4, 4) the box centre's frame in the link frame [m].
+        size: (3,) full edge lengths along that frame's x, y, z [m].
+    """
+
+    origin: np.ndarray
+    size: np.ndarray
 
 
 def rpy_to_matrix(rpy: tuple[float, float, float]) -> np.ndarray:
@@ -74,6 +101,26 @@ def _joint_from_urdf(joint) -> Joint:
     )
 
 
+def _inertial(link) -> Inertial:
+    inertial = link.inertial
+    mass = float(inertial.mass) if inertial.mass is not None else 0.0
+    if not (math.isfinite(mass) and mass >= 0.0):
+        raise ModelError(f"link '{link.name}' has mass {mass}; a finite mass >= 0 kg is required")
+    center = _origin_matrix(inertial.origin)[:3, 3]
+    if not np.all(np.isfinite(center)):
+        raise ModelError(f"link '{link.name}' has a non-finite inertial origin {center.tolist()}")
+    return Inertial(mass, center)
+
+
+def _collision_boxes(link) -> tuple[CollisionBox, ...]:
+    """The link's collision boxes (other geometry kinds are skipped)."""
+    return tuple(
+        CollisionBox(_origin_matrix(c.origin), np.array(c.geometry.size, dtype=float))
+        for c in link.collisions
+        if isinstance(c.geometry, urdf_parser.Box)
+    )
+
+
 def _limits(joint) -> tuple[float, float, float, float]:
     """(lower, upper, velocity, effort); continuous joints get [-pi, pi] and wrap."""
     limit = joint.limit
@@ -94,8 +141,17 @@ def _limits(joint) -> tuple[float, float, float, float]:
 class RobotModel:
     """The kinematic tree of a URDF: links, joints and the joint that leads to each link."""
 
-    def __init__(self, name: str, links: list[str], joints: list[Joint]) -> None:
+    def __init__(
+        self,
+        name: str,
+        links: list[str],
+        joints: list[Joint],
+        inertials: dict[str, Inertial] | None = None,
+        collision_boxes: dict[str, tuple[CollisionBox, ...]] | None = None,
+    ) -> None:
         self.name = name
+        self.inertials: dict[str, Inertial] = dict(inertials or {})  # links without one are absent
+        self.collision_boxes: dict[str, tuple[CollisionBox, ...]] = dict(collision_boxes or {})
         self.links: tuple[str, ...] = tuple(links)
         self.joints: dict[str, Joint] = {j.name: j for j in joints}
         self._parent_joint: dict[str, Joint] = {j.child: j for j in joints}
@@ -115,7 +171,10 @@ class RobotModel:
         """Parse URDF XML; raise :class:`ModelError` with the parser's reason when it fails."""
         robot = _parse_urdf(xml)
         joints = [_joint_from_urdf(j) for j in robot.joints]
-        return cls(robot.name, [link.name for link in robot.links], joints)
+        inertials = {link.name: _inertial(link) for link in robot.links if link.inertial is not None}
+        boxes = {link.name: _collision_boxes(link) for link in robot.links}
+        boxes = {name: found for name, found in boxes.items() if found}
+        return cls(robot.name, [link.name for link in robot.links], joints, inertials, boxes)
 
     @classmethod
     def from_urdf_file(cls, path: str | Path) -> RobotModel:

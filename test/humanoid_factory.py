@@ -72,6 +72,8 @@ class HumanoidSpec:
     arm_servo: tuple[float, float] = (4.1, 4.8)
     wrist_servo: tuple[float, float] = (1.5, 6.0)
     name: str = "humanoid"
+    torso_mass: float = 2.0  # [kg] base_link
+    mass_scale: float = 1.0  # on every other link's mass (legs, arms, head)
 
     def scaled(self, **changes: object) -> HumanoidSpec:
         """Return a copy with fields replaced (e.g. ``leg=LegDims(w=0.03)``)."""
@@ -95,7 +97,8 @@ def box_inertial(mass: float, size: tuple[float, float, float], xyz=(0.0, 0.0, 0
     )
 
 
-def _link(name: str, mass: float, size: tuple[float, float, float], xyz=(0.0, 0.0, 0.0)) -> str:
+def _link(name: str, mass: float, size: tuple[float, float, float], xyz=(0.0, 0.0, 0.0), scale=1.0) -> str:
+    mass *= scale
     geometry = f'<geometry><box size="{_fmt(size)}"/></geometry>'
     origin = f'<origin xyz="{_fmt(xyz)}" rpy="0 0 0"/>'
     return (
@@ -144,7 +147,7 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     for name, axis, xyz, (mass, size, centre) in joints:
         child = f"{p}{name}_link"
         limits = _mirror(LEG_LIMITS[name], axis, side, spec.limit_scale)
-        parts.append(_link(child, mass, size, centre))
+        parts.append(_link(child, mass, size, centre, spec.mass_scale))
         parts.append(_joint(p + name, "revolute", parent, child, xyz, axis, limits, spec.leg_servo))
         parent = child
     parts.append(_frame(f"{p}sole"))
@@ -196,7 +199,7 @@ def _arm(spec: HumanoidSpec, side: str) -> list[str]:
         limits = ELBOW_LIMITS if name == "elbow" else table[axis]
         limits = _mirror(limits, axis, side, spec.limit_scale)
         servo = spec.wrist_servo if i > 3 else spec.arm_servo
-        parts.append(_link(child, mass, size, centre))
+        parts.append(_link(child, mass, size, centre, spec.mass_scale))
         parts.append(_joint(p + name, "revolute", parent, child, xyz, axis, limits, servo))
         parent = child
     parts.append(_frame(f"{p}wrist"))
@@ -213,8 +216,8 @@ def humanoid_urdf(spec: HumanoidSpec | None = None) -> str:
         '<?xml version="1.0"?>\n',
         f'<robot name="{spec.name}">',
         '<material name="grey"><color rgba="0.6 0.6 0.65 1"/></material>',
-        _link("base_link", 2.0, (0.10, 0.20, 0.30), (0, 0, 0.12)),
-        _link("head", 0.4, (0.10, 0.10, 0.10), (0, 0, 0)),
+        _link("base_link", spec.torso_mass, (0.10, 0.20, 0.30), (0, 0, 0.12)),
+        _link("head", 0.4, (0.10, 0.10, 0.10), (0, 0, 0), spec.mass_scale),
         _joint("head_fixed", "fixed", "base_link", "head", (0, 0, 0.33)),
     ]
     for side in ("l", "r"):

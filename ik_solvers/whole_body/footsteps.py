@@ -1,0 +1,241 @@
+"""Footstep plan from a velocity command, as a timeline of support phases with the ZMP reference.
+
+Steps follow a walk frame (x, y, yaw) midway between the soles: each step moves it by the
+command times the step period, and the swinging sole lands beside it at half the foot separation.
+Sideways and turning, only the foot on the side of the motion opens (by twice the per-step amount)
+and the other one closes back to the nominal stance, so the soles never cross or collide. A
+command of zero brings the trailing sole beside the other (one closing step) and the ZMP back
+between both soles: the walk starts and stops in double support.
+
+Phases: double support (the ZMP reference moves in a straight line from one sole's centre to the
+other's, inside both soles' convex hull), single support (the ZMP reference at the support sole's
+centre while the other swings), and standing (double support with the ZMP midway, no end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ik_solvers.whole_body.swing import wrap_angle
+from ik_solvers.whole_body.walk_config import WalkConfig
+from ik_solvers.whole_body.walk_geometry import WalkGeometry
+
+SIDES = ("left", "right")
+
+
+@dataclass(frozen=True)
+class Footstep:
+    """One swing: ``side`` moves from ``start`` to ``end``, planar (x, y, yaw) [m, m, rad], from
+    ``lift`` to ``land`` [s]."""
+
+    side: str
+    start: np.ndarray
+    end: np.ndarray
+    lift: float
+    land: float
+
+
+@dataclass(frozen=True)
+class _State:
+    """The plan's state after a unit of phases: soles (x, y, yaw), walk frame, where the ZMP
+    reference ends, whether the robot stands, and the side that swings next."""
+
+    left: np.ndarray
+    right: np.ndarray
+    frame: np.ndarray
+    zmp: np.ndarray
+    stopped: bool
+    swing: str = "right"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A time interval [start, end) [s] with its support and ZMP reference (straight from
+    ``zmp_start`` to ``zmp_end``, (2,) [m]); ``step`` while a foot swings."""
+
+    start: float
+    end: float
+    support: str  # "left", "right" or "double"
+    zmp_start: np.ndarray
+    zmp_end: np.ndarray
+    step: Footstep | None = None
+    after: _State | None = None  # set on the last phase of a unit: where re-planning resumes
+
+
+class FootstepPlanner:
+    """The timeline of phases, extended ahead of time from the current command.
+
+    Args:
+        geometry: the robot's sizes. config: timing.
+        left, right: the soles' planar poses (x, y, yaw) [m, rad] at time 0 (standing).
+    """
+
+    def __init__(
+        self, geometry: WalkGeometry, config: WalkConfig, left: np.ndarray, right: np.ndarray
+    ) -> None:
+        self.geometry, self.config = geometry, config
+        self.command = np.zeros(3)
+        left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
+        self.initial = {"left": left, "right": right}
+        frame = 0.5 * (left + right)
+        frame[2] = left[2] + 0.5 * wrap_angle(right[2] - left[2])
+        state = _State(left, right, frame, self._midpoint(left, right), stopped=True)
+        self.phases: list[Phase] = [Phase(0.0, np.inf, "double", state.zmp, state.zmp, after=state)]
+        self._arrays()
+
+    @property
+    def max_command(self) -> np.ndarray:
+        """(3,) the largest forward, lateral [m/s] and yaw rate [rad/s] that the step limits allow."""
+        period = self.config.step_period
+        return self.geometry.max_step / (period * np.array([1.0, 2.0, 2.0]))
+
+    def set_command(self, command: np.ndarray, now: float, horizon: float) -> np.ndarray:
+        """Re-plan with ``command`` (3,) (forward, lateral [m/s], yaw rate [rad/s]), clipped to
+        :attr:`max_command`; returns the clipped one.
+
+        The plan is kept as it is until ``config.command_delay`` after ``now`` [s] (to the end of
+        the step under way then): the preview controller must see every change of the ZMP
+        reference coming, as one inside its horizon jerks the CoM off its ZMP. Then it is
+        re-planned up to ``now + horizon``.
+        """
+        command = np.clip(np.asarray(command, dtype=float), -self.max_command, self.max_command)
+        if np.array_equal(command, self.command):
+            return command
+        self.command = command
+        self.extend(now + self.config.command_delay)
+        keep_until = now + self.config.command_delay
+        index = self._index(keep_until)
+        while self.phases[index].after is None:  # keep the whole unit under way then
+            index += 1
+        if np.isinf(self.phases[index].end):
+            self.phases[index] = replace(self.phases[index], end=max(keep_until, self.phases[index].start))
+        del self.phases[index + 1 :]
+        self._arrays()
+        self.extend(now + horizon)
+        return command
+
+    def extend(self, until: float) -> None:
+        """Append phases until the plan covers ``until`` [s]."""
+        changed = False
+        while self.phases[-1].end < until:
+            self._append(self.phases[-1].after, self.phases[-1].end)
+            changed = True
+        if changed:
+            self._arrays()
+
+    def phase_at(self, time: float) -> Phase:
+        """The phase under way at ``time`` [s]."""
+        return self.phases[self._index(time)]
+
+    def zmp_reference(self, times: np.ndarray) -> np.ndarray:
+        """(len(times), 2) ZMP reference [m] at ``times`` [s] (within the planned timeline)."""
+        index = np.minimum(np.searchsorted(self._ends, times, side="right"), len(self._ends) - 1)
+        tau = np.clip((times - self._starts[index]) * self._rates[index], 0.0, 1.0)[:, None]
+        return self._zmp0[index] + tau * self._zmp_change[index]
+
+    def footsteps(self) -> list[Footstep]:
+        """Every swing planned so far (past ones included), in time order."""
+        return [phase.step for phase in self.phases if phase.step is not None]
+
+    def last_step(self, side: str, time: float) -> Footstep | None:
+        """The latest swing of ``side`` lifted by ``time`` [s] (under way or landed), or None."""
+        for index in range(self._index(time), -1, -1):
+            step = self.phases[index].step
+            if step is not None and step.side == side and step.lift <= time:
+                return step
+        return None
+
+    def _index(self, time: float) -> int:
+        return int(min(np.searchsorted(self._ends, time, side="right"), len(self.phases) - 1))
+
+    def _arrays(self) -> None:
+        self._starts = np.array([p.start for p in self.phases])
+        self._ends = np.array([p.end for p in self.phases])
+        self._zmp0 = np.array([p.zmp_start for p in self.phases])
+        self._zmp_change = np.array([p.zmp_end for p in self.phases]) - self._zmp0
+        durations = self._ends - self._starts
+        finite = np.isfinite(durations) & (durations > 0)
+        self._rates = np.where(finite, 1.0 / np.where(finite, durations, 1.0), 0.0)  # 0: standing
+
+    def _center(self, side: str, pose: np.ndarray) -> np.ndarray:
+        """World x, y [m] of a sole's footprint centre for its planar pose."""
+        geometry = self.geometry.soles[SIDES.index(side)]
+        c, s = np.cos(pose[2]), np.sin(pose[2])
+        x, y = geometry.center
+        return pose[:2] + np.array([c * x - s * y, s * x + c * y])
+
+    def _midpoint(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        return 0.5 * (self._center("left", left) + self._center("right", right))
+
+    def _beside(self, frame: np.ndarray, side: str) -> np.ndarray:
+        """Planar pose of ``side``'s sole in the nominal stance around ``frame``."""
+        offset = 0.5 * self.geometry.foot_separation * (1.0 if side == "left" else -1.0)
+        return np.array(
+            [frame[0] - offset * np.sin(frame[2]), frame[1] + offset * np.cos(frame[2]), frame[2]]
+        )
+
+    def _append(self, state: _State, start: float) -> None:
+        """The next unit of phases after ``state`` (module docstring)."""
+        config = self.config
+        moving = bool(np.any(self.command != 0.0))
+        if not moving:
+            aligned = all(
+                np.allclose(getattr(state, side), self._beside(state.frame, side), atol=1e-9)
+                for side in SIDES
+            )
+            if state.stopped:
+                self.phases.append(Phase(start, np.inf, "double", state.zmp, state.zmp, after=state))
+            elif aligned:
+                middle = self._midpoint(state.left, state.right)
+                done = replace(state, zmp=middle, stopped=True)
+                self.phases.append(
+                    Phase(start, start + config.start_transfer, "double", state.zmp, middle, after=done)
+                )
+            else:  # the sole that did not move last is behind: bring it beside the other
+                self._append_step(state, start, state.swing)
+            return
+        if state.stopped:
+            side = self._leading()
+            support = _other(side)
+            target = self._center(support, getattr(state, support))
+            started = replace(state, zmp=target, stopped=False, swing=side)
+            self.phases.append(
+                Phase(start, start + config.start_transfer, "double", state.zmp, target, after=started)
+            )
+            return
+        self._append_step(state, start, state.swing)
+
+    def _append_step(self, state: _State, start: float, side: str) -> None:
+        """A swing of ``side`` (single support) and the transfer onto it (double support)."""
+        config, period = self.config, self.config.step_period
+        sign = 1.0 if side == "left" else -1.0
+        forward, lateral, turn = self.command * period
+        lateral = 2.0 * lateral if lateral * sign > 0 else 0.0
+        turn = 2.0 * turn if turn * sign > 0 else 0.0
+        x, y, yaw = state.frame
+        c, s = np.cos(yaw), np.sin(yaw)
+        frame = np.array(
+            [x + c * forward - s * lateral, y + s * forward + c * lateral, wrap_angle(yaw + turn)]
+        )
+        landing = self._beside(frame, side)
+        land = start + config.single_support
+        held = self._center(_other(side), getattr(state, _other(side)))
+        step = Footstep(side, getattr(state, side), landing, start, land)
+        after = replace(
+            state, frame=frame, zmp=self._center(side, landing), swing=_other(side), **{side: landing}
+        )
+        self.phases.append(Phase(start, land, _other(side), held, held, step=step))
+        self.phases.append(Phase(land, land + config.double_support, "double", held, after.zmp, after=after))
+
+    def _leading(self) -> str:
+        """First swing from standing: the foot on the side of the lateral or turning motion."""
+        lateral, turn = self.command[1], self.command[2]
+        if lateral != 0.0:
+            return "left" if lateral > 0 else "right"
+        return "left" if turn > 0 else "right"
+
+
+def _other(side: str) -> str:
+    return "right" if side == "left" else "left"

@@ -1,0 +1,81 @@
+"""Walking parameters: timing, weights and fractions; every length comes from the URDF.
+
+Lengths are fractions of the robot's own sizes (:class:`~ik_solvers.whole_body.walk_geometry.WalkGeometry`
+reads them from the URDF: leg length, reach, sole size), so that one configuration fits robots of
+other dimensions. ``config/walk.yaml`` holds the same fields for the walk node.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class WalkConfig:
+    """Parameters of the walking pattern generator (units in brackets).
+
+    Attributes:
+        dt: control period [s] (100 Hz).
+        single_support: duration of one swing [s].
+        double_support: transfer of the ZMP between two swings [s].
+        start_transfer: ZMP transfer from between the soles to the first support sole, and back
+            when stopping [s].
+        preview_time: how far ahead the preview controller reads the ZMP reference [s].
+        command_delay: a new velocity command changes the plan no earlier than this after it
+            arrives [s] (then at the next step's start): the preview controller must see changes
+            of the ZMP reference coming.
+        zmp_error_weight, jerk_weight: the preview controller's Qe and R (Kajita et al. 2003).
+        torso_height_ratio: torso height over the soles, as a fraction of its height with the
+            legs straight (knees bent below 1).
+        step_height_ratio: swing foot lift, fraction of the leg length (hip to sole).
+        reach_ratio: forward and lateral step limits, fractions of the leg's horizontal reach at
+            the walking height.
+        max_step_yaw: turn of one step [rad], also at most half the hip yaw range.
+    """
+
+    dt: float = 0.01
+    single_support: float = 0.5
+    double_support: float = 0.15
+    start_transfer: float = 0.4
+    preview_time: float = 1.6
+    command_delay: float = 1.6
+    zmp_error_weight: float = 1.0
+    jerk_weight: float = 1e-6
+    torso_height_ratio: float = 0.9
+    step_height_ratio: float = 0.08
+    reach_ratio: float = 0.35
+    max_step_yaw: float = 0.4
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                raise ValueError(
+                    f"walk parameter {item.name} = {value!r}: a positive finite number is required"
+                )
+        for name in ("torso_height_ratio", "reach_ratio"):
+            if getattr(self, name) >= 1.0:
+                raise ValueError(
+                    f"walk parameter {name} = {getattr(self, name)}: a fraction below 1 is required"
+                )
+        if self.preview_time < self.dt or self.single_support < 2 * self.dt:
+            raise ValueError(
+                f"walk timing: preview_time {self.preview_time} s and single_support {self.single_support} s "
+                f"must cover a few periods of dt {self.dt} s"
+            )
+
+    @property
+    def step_period(self) -> float:
+        """One step: swing plus transfer [s]."""
+        return self.single_support + self.double_support
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, float]) -> WalkConfig:
+        """From a dict (e.g. the walk node's parameters); unknown names are refused by name."""
+        known = {item.name for item in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"unknown walk parameters {unknown}; known: {', '.join(sorted(known))}")
+        return cls(**{name: float(value) for name, value in values.items()})
