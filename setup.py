@@ -71,6 +71,9 @@ setup(
         "console_scripts": [
             "ik_demo = ik_solvers.demo.ik_demo:main",
             "ik_node = ik_solvers.node.ik_node:main",
+            "servo_bridge = ik_solvers.hardware.servo_bridge_node:main",
+            "servo_bus_emulator = ik_solvers.hardware.emulator.main:main",
+            "servo_ros2_control = ik_solvers.hardware.ros2_control:main",
             "sim_node = ik_solvers.sim.sim_node:main",
             "walk_node = ik_solvers.walk.walk_node:main",
         ],

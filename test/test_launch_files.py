@@ -27,9 +27,13 @@ def _calls(tree: ast.AST):
 
 
 def executables(path: Path) -> set[str]:
-    """Values of every ``executable="..."`` keyword in a launch file."""
+    """Values of every ``executable="..."`` keyword in a launch file, except those of nodes of
+    other packages (``package="controller_manager"``, for instance)."""
     found = set()
     for call in _calls(ast.parse(path.read_text())):
+        package = next((k.value for k in call.keywords if k.arg == "package"), None)
+        if isinstance(package, ast.Constant) and package.value != "ik_solvers":
+            continue
         for keyword in call.keywords:
             if keyword.arg == "executable" and isinstance(keyword.value, ast.Constant):
                 found.add(keyword.value.value)

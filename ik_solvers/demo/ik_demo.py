@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ik_solvers import Chain, RobotModel
-from ik_solvers.demo import free_standing
+from ik_solvers.demo import free_standing, servo_bus
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
@@ -73,7 +73,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="another humanoid of the same joint structure (default: packaged)",
     )
+    servo_bus.add_option(parser)
     options = parser.parse_args(argv)
+    # Through the emulated bus the fixed-base programme runs: walking through it is not supported yet.
+    options.fixed_base = options.fixed_base or bool(options.servo_bus)
     if options.duration is None:
         options.duration = DEFAULT_DURATION if options.fixed_base else ARMS_DURATION
     if options.quick:
@@ -134,7 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         robot = ["--params-file", str(free_standing.parameter_file(urdf, output / "logs"))]
-        children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo))
+        remaps = servo_bus.sim_remaps(options.servo_bus)
+        children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo), *remaps)
+        if options.servo_bus:
+            bus_stats = servo_bus.start(children, options.servo_bus, output)
         children.start(IK_NODE, *ik_node_arguments(), *robot)
         run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
     except (RuntimeError, TimeoutError) as error:
@@ -149,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     for figure in figures:
         print(f"  {figure.name}")
     write_results(output / "results.json", rows, figures, run)
+    if options.servo_bus:
+        summary = servo_bus.section(bus_stats)
+        print(servo_bus.format_section(summary))
+        servo_bus.add_to_results(output / "results.json", summary)
     return 0
 
 

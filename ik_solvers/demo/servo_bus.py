@@ -1,0 +1,83 @@
+"""``ik_demo --servo-bus dynamixel|feetech``: the demo with a servo bus between ik_node and MuJoCo.
+
+ik_node -> joint_commands -> servo_bridge -> serial bytes (Sync Write) -> servo_bus_emulator ->
+servo_bus/goals -> sim_node (MuJoCo) -> sim/joint_states -> emulator -> serial bytes (Sync Read) ->
+servo_bridge -> /joint_states. The emulated bus paces its bytes at 1 Mbit/s. The bridge writes a
+summary of its run (rate, errors) at shutdown; it becomes the ``servo_bus`` section of results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from ik_solvers.demo.processes import Children
+from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC
+from ik_solvers.resources import package_share_path
+
+PROTOCOLS = ("dynamixel", "feetech")
+PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
+SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
+
+
+def add_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--servo-bus`` option."""
+    parser.add_argument(
+        "--servo-bus",
+        choices=PROTOCOLS,
+        help="drive the simulator through servo_bridge and an emulated servo bus of this protocol "
+        "(the fixed-base programme)",
+    )
+
+
+def sim_remaps(protocol: str | None) -> list[str]:
+    """sim_node's remappings (commands from the emulated servos, its states to the emulator) and
+    state rate."""
+    if not protocol:
+        return []
+    remaps = ["-r", f"joint_commands:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+    return [*remaps, "-p", f"publish_rate:={SIM_STATE_RATE!r}"]
+
+
+def start(children: Children, protocol: str, output: Path) -> Path:
+    """Start the emulator (behind the simulator) and servo_bridge; the path of the bridge's summary."""
+    calibration = package_share_path("config", "servos", f"humanoid_{protocol}.yaml")
+    port = output / "logs" / f"tty_{protocol}"
+    stats = output / "logs" / "servo_bus.json"
+    stats.unlink(missing_ok=True)
+    children.start("servo_bus_emulator", "--calibration", str(calibration), "--link", str(port), "--sim")
+    deadline = time.monotonic() + PORT_TIMEOUT
+    while not port.exists():
+        children.check_running()
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"servo_bus_emulator did not open {port} within {PORT_TIMEOUT:g} s")
+        time.sleep(0.05)
+    parameters = {"calibration": calibration, "port": port, "stats_file": stats}
+    children.start(
+        "servo_bridge", "--ros-args", *[a for k, v in parameters.items() for a in ("-p", f"{k}:={v}")]
+    )
+    return stats
+
+
+def section(stats: Path) -> dict:
+    """The ``servo_bus`` section of results.json from the bridge's summary (empty if it wrote none)."""
+    return json.loads(stats.read_text()) if stats.is_file() else {}
+
+
+def add_to_results(results: Path, summary: dict) -> None:
+    """Add ``summary`` as ``servo_bus`` to results.json."""
+    data = json.loads(results.read_text())
+    data["servo_bus"] = summary
+    results.write_text(json.dumps(data, indent=2, allow_nan=True))
+
+
+def format_section(summary: dict) -> str:
+    """One line for the printed table."""
+    if not summary:
+        return "servo bus: the bridge wrote no summary (see logs/servo_bridge.log)"
+    return (
+        f"servo bus: {summary['protocol']}, {summary['servos']} servos, {summary['cycle_hz']:.1f} Hz "
+        f"read+write cycles, {summary['errors']} bus errors"
+    )

@@ -1,0 +1,344 @@
+"""The servo bridge without ROS: start-up checks, the read/write cycle, safety and recovery.
+
+Each :meth:`ServoBridge.cycle` writes every servo's goal with one Sync Write and reads every
+servo's present position, velocity and load with one (Fast) Sync Read. Goals move toward the
+latest command at no more than the joint's velocity limit [rad/s] and never leave the calibrated
+range; a command older than ``command_timeout`` is not followed (the goals hold), nor is any
+command while a servo fails to answer or reports a hardware error. Failed transactions are
+retried, counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`, and the servo
+that failed is found by reading the servos one by one. A lost port is reopened every
+``reopen_interval`` seconds; the servos are then brought up again from where they are.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.hardware.bus import BusError, ServoBus, ServoState
+from ik_solvers.hardware.bus_health import BusHealth
+from ik_solvers.hardware.calibration import Calibration
+from ik_solvers.hardware.control_tables import DYNAMIXEL_ALERT_BIT, WATCHDOG_UNIT, hardware_error_text
+
+PING_ATTEMPTS = 3  # a servo is missing after this many unanswered pings
+
+
+class StartupError(RuntimeError):
+    """The bus or its servos are not what the calibration says; the message names them."""
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    """Settings of the bridge. Times in seconds.
+
+    Attributes:
+        rate_hz: read/write cycles per second.
+        command_timeout: a command older than this is not followed any more (the goals hold).
+        velocity_scale: share of each joint's URDF velocity limit the goals may move at.
+        bus_watchdog: the servos stop by themselves after this silence (models with a bus
+            watchdog; 0 = off).
+        reopen_interval: time between attempts to reopen a lost port.
+        retries: extra attempts of a failed group read before the servos are read one by one.
+        torque_off_on_shutdown: disable torque when the bridge stops.
+    """
+
+    rate_hz: float = 100.0
+    command_timeout: float = 0.5
+    velocity_scale: float = 1.0
+    bus_watchdog: float = 0.25
+    reopen_interval: float = 0.2
+    retries: int = 1
+    torque_off_on_shutdown: bool = True
+
+
+@dataclass(frozen=True)
+class JointReading:
+    """Measured joint state of the servos that answered in one cycle (URDF units)."""
+
+    names: list[str]
+    positions: list[float]  # [rad]
+    velocities: list[float]  # [rad/s]
+    loads: list[float]  # fraction of the servo's maximum torque, signed
+
+
+class ServoBridge:
+    """Drives the servos of ``calibration`` on ``bus`` (see the module docstring).
+
+    Args:
+        calibration: the robot's servos, checked against the URDF by the caller.
+        bus: the protocol backend (opened by :meth:`start`).
+        velocity_limits: joint name -> URDF velocity limit [rad/s].
+        config: settings.
+    """
+
+    def __init__(
+        self, calibration: Calibration, bus: ServoBus, velocity_limits: dict[str, float], config: BridgeConfig
+    ) -> None:
+        self.calibration = calibration
+        self.bus = bus
+        self.config = config
+        self.joints = calibration.joints
+        self.ids = list(calibration.servo_ids)
+        self.index = {j.joint: k for k, j in enumerate(self.joints)}
+        self.max_velocity = np.array([config.velocity_scale * velocity_limits[j.joint] for j in self.joints])
+        self.low, self.high = np.array([j.angle_range() for j in self.joints]).T
+        self.goals = np.zeros(len(self.joints))  # [rad]
+        self.command = np.zeros(len(self.joints))  # [rad]
+        self.command_time = -math.inf
+        self.torque_on = False
+        self.healthy = False
+        self.last_cycle = None
+        self.last_write = None  # wall-clock time [s] of the last goal write (the servos' watchdog runs on it)
+        self.clock = time.monotonic
+        self.next_reopen = 0.0
+        self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
+
+    # -- start-up and shutdown --------------------------------------------------------------
+    def start(self, now: float) -> None:
+        """Open the port, check every servo, read where they are, then enable torque.
+
+        Raises:
+            StartupError: the port cannot be opened, or servos are missing or of the wrong model.
+        """
+        try:
+            self.bus.open()
+        except BusError as error:
+            raise StartupError(str(error)) from None
+        self.health.port_open = True
+        problems = self._check_servos()
+        if problems:
+            self.bus.close()
+            raise StartupError("refusing to start:\n  " + "\n  ".join(problems))
+        try:
+            self._bring_up(now, torque=True)
+        except BusError as error:
+            self.bus.close()
+            raise StartupError(f"start-up failed: {error}") from None
+
+    def _check_servos(self) -> list[str]:
+        """Ping every servo: the missing ones and those of another model, in words."""
+        problems = []
+        for joint in self.joints:
+            name = f"{joint.joint} (id {joint.servo_id})"
+            try:
+                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i), PING_ATTEMPTS)
+            except BusError as error:
+                problems.append(f"{name}: no answer ({error})")
+                continue
+            if model_number != joint.model.model_number:
+                problems.append(
+                    f"{name}: model number {model_number}, the calibration says {joint.model.name} "
+                    f"({joint.model.model_number})"
+                )
+        return problems
+
+    def _retried(self, call, attempts: int = 0):
+        """``call()`` tried up to ``attempts`` times (default ``1 + retries``); a failure other than a
+        lost port is recorded and retried after clearing the input; the last one is raised."""
+        attempts = attempts or 1 + self.config.retries
+        for attempt in range(attempts):
+            try:
+                return call()
+            except BusError as error:
+                if error.kind == "port" or attempt == attempts - 1:
+                    raise
+                self.health.record_error(error.kind, str(error), error.servo_id)
+                self.bus.clear_input()
+        raise AssertionError("unreachable")
+
+    def _bring_up(self, now: float, torque: bool) -> None:
+        """Read present positions, hold there, set limits and watchdog, then enable torque."""
+        self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+        for joint, limit in zip(self.joints, self.max_velocity):
+            units = math.ceil(limit / joint.model.velocity_unit)
+            self._retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
+        self._arm_watchdog()
+        self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
+        if torque:
+            self.set_torque(True)
+        self.last_write = self.clock()
+        self.healthy = True
+
+    def _take_present(self, states: dict[int, ServoState]) -> None:
+        """Goals and command := the present positions (clamped to the calibrated range)."""
+        present = np.array([j.to_angle(states[j.servo_id].position) for j in self.joints])
+        self.goals = np.clip(present, self.low, self.high)
+        self.command = self.goals.copy()
+        self.command_time = -math.inf
+
+    def _arm_watchdog(self) -> None:
+        """(Re)start the bus watchdog of every servo that has one: clear it, then set the period.
+
+        A servo that does not answer is recorded and skipped (a lost port still raises).
+        """
+        units = round(self.config.bus_watchdog / WATCHDOG_UNIT)
+        for joint in self.joints:
+            if not joint.model.has_bus_watchdog:
+                continue
+            try:
+                self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", 0))
+                if units:
+                    self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", units))
+            except BusError as error:
+                if error.kind == "port":
+                    raise
+                self.health.record_error(error.kind, str(error), joint.servo_id)
+
+    def set_torque(self, on: bool) -> None:
+        """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
+        if on:
+            self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+            self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
+        for servo_id in self.ids:
+            self._retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
+        self.torque_on = on
+
+    def shutdown(self) -> None:
+        """Disable torque (when configured) and close the port; bus errors are ignored here."""
+        if self.config.torque_off_on_shutdown and self.health.port_open:
+            try:
+                self.bus.clear_input()  # the bridge may have been stopped inside a transaction
+            except BusError as error:
+                self.health.record_error(error.kind, str(error), None)
+            for servo_id in self.ids:
+                try:
+                    self.bus.write_register(servo_id, "torque_enable", 0)
+                except BusError as error:
+                    self.health.record_error(error.kind, str(error), error.servo_id)
+            self.torque_on = False
+        self.bus.close()
+        self.health.port_open = False
+
+    # -- commands -----------------------------------------------------------------------------
+    def set_command(self, names: list[str], positions: list[float], now: float) -> int:
+        """Take joint targets [rad] by name, received at ``now`` [s]; returns how many were used.
+
+        Unknown names and non-finite values are skipped; targets are clamped to the calibrated range.
+        """
+        used = 0
+        for name, value in zip(names, positions):
+            k = self.index.get(name)
+            if k is None or not math.isfinite(value):
+                continue
+            self.command[k] = min(max(value, self.low[k]), self.high[k])
+            used += 1
+        if used:
+            self.command_time = now
+        return used
+
+    def next_goals(self, dt: float, now: float) -> np.ndarray:
+        """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
+        fresh = now - self.command_time <= self.config.command_timeout
+        if fresh and self.healthy and self.torque_on:
+            step = np.clip(self.command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
+            self.goals = np.clip(self.goals + step, self.low, self.high)
+        return self.goals
+
+    # -- the cycle ----------------------------------------------------------------------------
+    def cycle(self, now: float) -> JointReading | None:
+        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered."""
+        if not self.health.port_open:
+            self._try_reopen(now)
+            self.health.record_cycle(now, False)
+            return None
+        dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
+        self.last_cycle = now
+        try:
+            if self.last_write is not None and self.clock() - self.last_write > self.config.bus_watchdog > 0:
+                self._arm_watchdog()  # the bridge was silent too long: the servos may have stopped
+            goals = self.next_goals(dt, now)
+            self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
+            self.last_write = self.clock()
+            states = self._read_states()
+        except BusError as error:
+            self._lost(error, now)
+            return None
+        self.healthy = len(states) == len(self.ids) and not self.health.troubled()
+        self.health.record_cycle(now, self.healthy)
+        return self._reading(states)
+
+    def _read_states(self) -> dict[int, ServoState]:
+        """All servos' states: the group read, retried, then one by one to find who failed."""
+        for _ in range(1 + self.config.retries):
+            try:
+                states = self.bus.read_states(self.ids)
+            except BusError as error:
+                if error.kind == "port":
+                    raise
+                self.health.record_error(error.kind, str(error), error.servo_id)
+                self.bus.clear_input()
+                continue
+            self._record_answers(states)
+            return states
+        states = self._read_one_by_one()
+        self._record_answers(states)
+        return states
+
+    def _read_one_by_one(self) -> dict[int, ServoState]:
+        """Each servo's state with its own Read; failures are recorded against the servo."""
+        states = {}
+        for servo_id in self.ids:
+            try:
+                states[servo_id] = self.bus.read_state(servo_id)
+            except BusError as error:
+                if error.kind == "port":
+                    raise
+                self.health.record_error(error.kind, str(error), servo_id)
+                self.bus.clear_input()
+        return states
+
+    def _record_answers(self, states: dict[int, ServoState]) -> None:
+        """Mark the servos that answered; describe their hardware alarms."""
+        for servo_id, state in states.items():
+            self.health.record_answer(servo_id, self._hardware_error(servo_id, state.error_bits))
+
+    def _hardware_error(self, servo_id: int, bits: int) -> str:
+        """The servo's hardware alarm in words ("" when none); Dynamixel's detail is read from it."""
+        if not bits:
+            return ""
+        protocol = self.calibration.protocol
+        if bits == DYNAMIXEL_ALERT_BIT:
+            try:
+                bits = self.bus.read_register(servo_id, "hardware_error_status")
+            except BusError as error:
+                return f"alert (Hardware Error Status unreadable: {error})"
+        return hardware_error_text(protocol, bits)
+
+    def _reading(self, states: dict[int, ServoState]) -> JointReading | None:
+        if not states:
+            return None
+        answered = [j for j in self.joints if j.servo_id in states]
+        return JointReading(
+            names=[j.joint for j in answered],
+            positions=[j.to_angle(states[j.servo_id].position) for j in answered],
+            velocities=[j.direction * states[j.servo_id].velocity * j.model.velocity_unit for j in answered],
+            loads=[j.direction * states[j.servo_id].load / 1000.0 for j in answered],
+        )
+
+    # -- port loss ----------------------------------------------------------------------------
+    def _lost(self, error: BusError, now: float) -> None:
+        self.health.record_error(error.kind, str(error), error.servo_id)
+        self.health.record_cycle(now, False)
+        if error.kind == "port":
+            self.bus.close()
+            self.health.port_open = False
+            self.healthy = False
+            self.next_reopen = now + self.config.reopen_interval
+
+    def _try_reopen(self, now: float) -> None:
+        """Reopen a lost port when due and bring the servos up again from where they are."""
+        if now < self.next_reopen:
+            return
+        self.next_reopen = now + self.config.reopen_interval
+        try:
+            self.bus.open()
+            self._bring_up(now, torque=self.torque_on)
+        except BusError as error:
+            self.health.record_error(error.kind, str(error), error.servo_id)
+            self.bus.close()
+            return
+        self.health.port_open = True
+        self.health.port_reopens += 1

@@ -1,0 +1,105 @@
+"""What went wrong on the bus, per servo and in total, and how fast the cycles run. No ROS.
+
+The bridge records every failed transaction here; the node turns it into diagnostics. A servo is
+in trouble while its last transaction failed or it reports a hardware error; it is healthy again
+after its next good answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+RATE_WINDOW = 100  # cycles over which the cycle rate is measured
+
+
+@dataclass
+class ServoHealth:
+    """One servo's record. ``hardware_error`` is the current alarm in words ("" when none)."""
+
+    joint: str
+    servo_id: int
+    errors: int = 0
+    last_error: str = ""
+    failing: bool = False
+    hardware_error: str = ""
+
+
+@dataclass
+class BusHealth:
+    """Counters of the whole bus since start-up."""
+
+    servos: dict[int, ServoHealth]
+    cycles: int = 0
+    good_cycles: int = 0
+    errors: Counter = field(default_factory=Counter)  # kind -> count
+    port_open: bool = False
+    port_reopens: int = 0
+    last_error: str = ""
+    first_cycle: float | None = None
+    cycle_ends: deque = field(default_factory=lambda: deque(maxlen=RATE_WINDOW))
+
+    @classmethod
+    def for_servos(cls, joints: dict[int, str]) -> BusHealth:
+        """Empty records for servo id -> joint name."""
+        return cls({i: ServoHealth(joint, i) for i, joint in joints.items()})
+
+    def record_error(self, kind: str, message: str, servo_id: int | None = None) -> None:
+        """Count one failed transaction of ``kind``; a servo's failure marks it failing."""
+        self.errors[kind] += 1
+        self.last_error = message
+        if servo_id in self.servos:
+            servo = self.servos[servo_id]
+            servo.errors += 1
+            servo.last_error = message
+            servo.failing = True
+
+    def record_answer(self, servo_id: int, hardware_error: str = "") -> None:
+        """A good answer from ``servo_id``, with its hardware alarm in words ("" = none)."""
+        servo = self.servos[servo_id]
+        servo.failing = False
+        if hardware_error and hardware_error != servo.hardware_error:
+            servo.errors += 1
+            servo.last_error = f"hardware error: {hardware_error}"
+            self.errors["hardware"] += 1
+        servo.hardware_error = hardware_error
+
+    def record_cycle(self, now: float, good: bool) -> None:
+        """One read/write cycle ended at ``now`` [s]."""
+        self.cycles += 1
+        self.good_cycles += int(good)
+        self.cycle_ends.append(now)
+        if self.first_cycle is None:
+            self.first_cycle = now
+
+    @property
+    def total_errors(self) -> int:
+        """Failed transactions of any kind."""
+        return sum(self.errors.values())
+
+    def cycle_rate(self) -> float:
+        """Cycles per second over the last ``RATE_WINDOW`` cycles [Hz] (0 before two cycles)."""
+        if len(self.cycle_ends) < 2 or self.cycle_ends[-1] <= self.cycle_ends[0]:
+            return 0.0
+        return (len(self.cycle_ends) - 1) / (self.cycle_ends[-1] - self.cycle_ends[0])
+
+    def mean_cycle_rate(self) -> float:
+        """Cycles per second since the first cycle [Hz] (0 before two cycles)."""
+        if self.cycles < 2 or self.cycle_ends[-1] <= self.first_cycle:
+            return 0.0
+        return (self.cycles - 1) / (self.cycle_ends[-1] - self.first_cycle)
+
+    def summary(self) -> dict:
+        """The run in numbers: cycles, good cycles, mean rate [Hz], errors (total and by kind), reopens."""
+        return {
+            "cycles": self.cycles,
+            "good_cycles": self.good_cycles,
+            "cycle_hz": round(self.mean_cycle_rate(), 2),
+            "errors": self.total_errors,
+            "errors_by_kind": dict(self.errors),
+            "port_reopens": self.port_reopens,
+        }
+
+    def troubled(self) -> list[ServoHealth]:
+        """Servos that failed their last transaction or report a hardware error."""
+        return [s for s in self.servos.values() if s.failing or s.hardware_error]

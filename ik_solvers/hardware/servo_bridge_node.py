@@ -1,0 +1,185 @@
+"""servo_bridge: joint commands in, servo bus out, /joint_states and /diagnostics back.
+
+    servo_bridge --ros-args -p calibration:=config/servos/humanoid_dynamixel.yaml -p port:=/dev/ttyUSB0
+
+Subscriptions: ``joint_commands`` (sensor_msgs/JointState, by name), ``~/commands``
+(std_msgs/Float64MultiArray in ``command_joints`` order, a forward controller's shape),
+``~/joint_trajectory`` (trajectory_msgs/JointTrajectory: its last point). Publications:
+``joint_states`` (what the servos answered, each cycle), ``/diagnostics`` (1 Hz). Service
+``~/set_torque`` (std_srvs/SetBool). Parameters: see :func:`declare`. The bus logic is
+:class:`~ik_solvers.hardware.bridge.ServoBridge`; this node only moves messages.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from std_srvs.srv import SetBool
+from trajectory_msgs.msg import JointTrajectory
+
+from ik_solvers.hardware.bridge import BridgeConfig, JointReading, ServoBridge, StartupError
+from ik_solvers.hardware.bus import BusError, make_bus
+from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
+from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
+from ik_solvers.model import ModelError, RobotModel
+from ik_solvers.resources import package_share_path
+
+LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
+DIAGNOSTICS_PERIOD = 1.0  # [s]
+
+
+def declare(node: Node) -> dict:
+    """Declare the node's parameters (defaults: the packaged humanoid on Dynamixel); their values."""
+    urdf = package_share_path("urdf", "humanoid.urdf")
+    defaults = {
+        "calibration": str(package_share_path("config", "servos", "humanoid_dynamixel.yaml")),
+        "robot_description": urdf.read_text() if urdf.is_file() else "",
+        "port": "",  # "" = the calibration file's
+        "baud_rate": 0,  # 0 = the calibration file's [bit/s]
+        "rate": BridgeConfig.rate_hz,  # [Hz]
+        "command_timeout": BridgeConfig.command_timeout,  # [s]
+        "velocity_scale": BridgeConfig.velocity_scale,
+        "bus_watchdog": BridgeConfig.bus_watchdog,  # [s], 0 = off
+        "torque_off_on_shutdown": BridgeConfig.torque_off_on_shutdown,
+        "fast_sync_read": True,
+        "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
+        "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
+        "stats_file": "",  # JSON summary of the run written at shutdown ("" = none)
+    }
+    return {name: node.declare_parameter(name, value).value for name, value in defaults.items()}
+
+
+class ServoBridgeNode(Node):
+    """Runs a :class:`ServoBridge` at ``rate`` Hz (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__("servo_bridge")
+        p = declare(self)
+        calibration = load_calibration(p["calibration"])
+        model = RobotModel.from_urdf_string(p["robot_description"])
+        limits = urdf_limits(model)
+        calibration.check_against_limits({name: lim[:2] for name, lim in limits.items()})
+        port = p["port"] or calibration.port
+        self.port_name = port
+        bus = make_bus(
+            calibration.protocol,
+            port,
+            p["baud_rate"] or calibration.baud_rate,
+            latency_timer_ms=p["latency_timer_ms"],
+            fast_sync_read=p["fast_sync_read"],
+        )
+        config = BridgeConfig(
+            rate_hz=p["rate"],
+            command_timeout=p["command_timeout"],
+            velocity_scale=p["velocity_scale"],
+            bus_watchdog=p["bus_watchdog"],
+            torque_off_on_shutdown=p["torque_off_on_shutdown"],
+        )
+        self.bridge = ServoBridge(calibration, bus, {n: lim[2] for n, lim in limits.items()}, config)
+        self.efforts = {n: lim[3] for n, lim in limits.items()}
+        self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
+        self.stats_file = p["stats_file"]
+        self.bridge.start(time.monotonic())
+        self.get_logger().info(
+            f"{len(calibration.joints)} {calibration.protocol} servos on {port}, torque on, {p['rate']:.0f} Hz"
+        )
+        self.states = self.create_publisher(JointState, "joint_states", 10)
+        self.diagnostics = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.create_subscription(JointState, "joint_commands", self.on_joint_state, LATEST_ONLY)
+        self.create_subscription(Float64MultiArray, "~/commands", self.on_array, LATEST_ONLY)
+        self.create_subscription(JointTrajectory, "~/joint_trajectory", self.on_trajectory, LATEST_ONLY)
+        self.create_service(SetBool, "~/set_torque", self.on_set_torque)
+        self.condition = (True, ())
+        self.create_timer(1.0 / p["rate"], self.on_cycle)
+        self.create_timer(DIAGNOSTICS_PERIOD, self.on_diagnostics)
+
+    # -- commands ---------------------------------------------------------------------------------
+    def on_joint_state(self, msg: JointState) -> None:
+        """Joint targets by name [rad]."""
+        self.bridge.set_command(list(msg.name), list(msg.position), time.monotonic())
+
+    def on_array(self, msg: Float64MultiArray) -> None:
+        """Joint targets [rad] in ``command_joints`` order."""
+        self.bridge.set_command(self.command_joints, list(msg.data), time.monotonic())
+
+    def on_trajectory(self, msg: JointTrajectory) -> None:
+        """The last point of a trajectory as the target (the bridge limits the velocity itself)."""
+        if msg.points:
+            self.bridge.set_command(list(msg.joint_names), list(msg.points[-1].positions), time.monotonic())
+
+    def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        """Enable (holding where the servos are) or disable torque on every servo."""
+        try:
+            self.bridge.set_torque(request.data)
+        except BusError as error:
+            response.success, response.message = False, str(error)
+            return response
+        response.success, response.message = True, f"torque {'on' if request.data else 'off'}"
+        return response
+
+    # -- cycle and reports --------------------------------------------------------------------------
+    def on_cycle(self) -> None:
+        """One bus cycle; publish what the servos answered, and the diagnostics at once when
+        the bus or a servo changed between healthy and troubled."""
+        reading = self.bridge.cycle(time.monotonic())
+        if reading is not None:
+            self.states.publish(self._joint_state(reading))
+        health = self.bridge.health
+        condition = (health.port_open, tuple(s.servo_id for s in health.troubled()))
+        if condition != self.condition:
+            self.condition = condition
+            self.on_diagnostics()
+
+    def _joint_state(self, reading: JointReading) -> JointState:
+        msg = JointState(name=reading.names, position=reading.positions, velocity=reading.velocities)
+        msg.effort = [load * self.efforts[name] for name, load in zip(reading.names, reading.loads)]
+        msg.header.stamp = self.get_clock().now().to_msg()
+        return msg
+
+    def on_diagnostics(self) -> None:
+        """Publish the bus status and one status per servo."""
+        health = self.bridge.health
+        statuses = [bus_status(self.get_name(), self.bridge.calibration.protocol, self.port_name, health)]
+        statuses += [servo_status(self.get_name(), servo) for servo in health.servos.values()]
+        array = DiagnosticArray(status=statuses)
+        array.header.stamp = self.get_clock().now().to_msg()
+        self.diagnostics.publish(array)
+
+    def write_stats(self) -> None:
+        """The run's summary as JSON in ``stats_file`` (when set): protocol, servos and BusHealth's."""
+        if self.stats_file:
+            summary = {"protocol": self.bridge.calibration.protocol, "servos": len(self.bridge.ids)}
+            Path(self.stats_file).write_text(json.dumps({**summary, **self.bridge.health.summary()}))
+
+
+def main(args: list[str] | None = None) -> int:
+    """Run the bridge until interrupted, then torque off; 1 when it cannot start (reason on stderr)."""
+    try:
+        with rclpy.init(args=args):
+            try:
+                node = ServoBridgeNode()
+            except (StartupError, CalibrationError, ModelError, BusError, OSError) as error:
+                print(f"servo_bridge: cannot start: {error}", file=sys.stderr)
+                return 1
+            try:
+                rclpy.spin(node)
+            finally:
+                node.write_stats()  # before the torque-off writes, which may meet a bus already gone
+                node.bridge.shutdown()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""The servo bridge's health as diagnostic_msgs: one status for the bus, one per servo.
+
+Bus status ``<node>: bus``: OK while every servo answered in the last cycle; WARN while some
+servo fails or reports a hardware error; ERROR while the port is lost. Per servo
+``<node>: <joint> (id N)``: OK, or ERROR with the last error or the hardware alarm in words.
+"""
+
+from __future__ import annotations
+
+from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
+
+from ik_solvers.hardware.bus_health import BusHealth, ServoHealth
+
+
+def _values(values: dict[str, object]) -> list[KeyValue]:
+    return [KeyValue(key=key, value=str(value)) for key, value in values.items()]
+
+
+def bus_status(node_name: str, protocol: str, port: str, health: BusHealth) -> DiagnosticStatus:
+    """The whole bus: rate, cycles, errors by kind, port state."""
+    troubled = health.troubled()
+    if not health.port_open:
+        level, message = DiagnosticStatus.ERROR, f"port lost: {health.last_error}"
+    elif troubled:
+        names = ", ".join(f"{s.joint} (id {s.servo_id})" for s in troubled)
+        level, message = DiagnosticStatus.WARN, f"servos in trouble: {names}"
+    else:
+        level, message = DiagnosticStatus.OK, "all servos answering"
+    values = {
+        "protocol": protocol,
+        "port": port,
+        "cycle_hz": f"{health.cycle_rate():.1f}",
+        "cycles": health.cycles,
+        "good_cycles": health.good_cycles,
+        "errors": health.total_errors,
+        **{f"errors.{kind}": count for kind, count in sorted(health.errors.items())},
+        "port_reopens": health.port_reopens,
+        "last_error": health.last_error,
+    }
+    return DiagnosticStatus(
+        level=level, name=f"{node_name}: bus", message=message, hardware_id=port, values=_values(values)
+    )
+
+
+def servo_status(node_name: str, servo: ServoHealth) -> DiagnosticStatus:
+    """One servo: OK, or ERROR naming what is wrong."""
+    if servo.hardware_error:
+        level, message = DiagnosticStatus.ERROR, f"hardware error: {servo.hardware_error}"
+    elif servo.failing:
+        level, message = DiagnosticStatus.ERROR, servo.last_error
+    else:
+        level, message = DiagnosticStatus.OK, "ok"
+    values = {"id": servo.servo_id, "errors": servo.errors, "last_error": servo.last_error}
+    return DiagnosticStatus(
+        level=level,
+        name=f"{node_name}: {servo.joint} (id {servo.servo_id})",
+        message=message,
+        hardware_id=f"servo {servo.servo_id}",
+        values=_values(values),
+    )

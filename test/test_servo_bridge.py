@@ -1,0 +1,174 @@
+"""ServoBridge (no ROS) through the vendors' SDKs against servo_bus_emulator over a real pty:
+start-up checks and refusals, torque only after reading, velocity-limited approach, holding,
+the bus watchdog, torque off at shutdown. Both protocols.
+
+Time for the bridge's goal ramp is given explicitly (``now``), so the expected goals are exact;
+the bus itself runs in real time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from pathlib import Path
+
+import pytest
+
+from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge, StartupError
+from ik_solvers.hardware.bus import make_bus
+from ik_solvers.hardware.calibration import load_calibration, urdf_limits
+from ik_solvers.hardware.emulator.client import EmulatorProcess
+from ik_solvers.model import RobotModel
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CALIBRATIONS = {p: REPO_ROOT / "config" / "servos" / f"humanoid_{p}.yaml" for p in ("dynamixel", "feetech")}
+LIMITS = urdf_limits(RobotModel.from_urdf_file(REPO_ROOT / "urdf" / "humanoid.urdf"))
+VELOCITY = {name: lim[2] for name, lim in LIMITS.items()}
+DT = 0.01  # [s] between cycles, as the bridge is told
+
+
+@pytest.fixture(params=sorted(CALIBRATIONS))
+def protocol(request) -> str:
+    return request.param
+
+
+def emulator(protocol: str, tmp_path: Path, *args: str) -> EmulatorProcess:
+    return EmulatorProcess(
+        ["--calibration", str(CALIBRATIONS[protocol]), "--return-delay", "0", *args],
+        tmp_path / "emulator.log",
+    )
+
+
+def bridge_on(port: str, protocol: str, **config) -> ServoBridge:
+    calibration = load_calibration(CALIBRATIONS[protocol])
+    bus = make_bus(calibration.protocol, port, calibration.baud_rate)
+    return ServoBridge(calibration, bus, VELOCITY, BridgeConfig(**config))
+
+
+def test_start_up_refuses_a_missing_servo_naming_its_joint(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bus.command("missing 4")
+        bridge = bridge_on(bus.port, protocol)
+        with pytest.raises(StartupError, match=r"l_knee \(id 4\): no answer") as error:
+            bridge.start(0.0)
+        assert "l_ankle" not in str(error.value)
+        assert all(s["torque"] == 0 for s in bus.state().values()), "torque enabled on half a robot"
+
+
+def test_start_up_refuses_servos_of_another_model(tmp_path):
+    with (
+        emulator("dynamixel", tmp_path, "--model", "XL430-W250") as bus,
+        pytest.raises(
+            StartupError, match=r"l_hip_joint \(id 1\): model number 1060, the calibration says XM430"
+        ),
+    ):
+        bridge_on(bus.port, "dynamixel").start(0.0)
+
+
+def test_start_up_refuses_a_port_that_does_not_exist(tmp_path):
+    with pytest.raises(StartupError, match="no_such_port"):
+        bridge_on(str(tmp_path / "no_such_port"), "feetech").start(0.0)
+
+
+def test_torque_comes_on_holding_the_present_positions(protocol, tmp_path):
+    with emulator(protocol, tmp_path, "--start-offset", "37") as bus:
+        before = bus.state()
+        assert all(s["torque"] == 0 for s in before.values())
+        bridge = bridge_on(bus.port, protocol)
+        bridge.start(0.0)
+        after = bus.state()
+        assert all(s["torque"] == 1 for s in after.values())
+        assert {i: s["goal"] for i, s in after.items()} == {
+            i: round(s["position"]) for i, s in before.items()
+        }
+        bridge.shutdown()
+
+
+def test_the_first_command_is_approached_at_the_velocity_limit(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol)
+        bridge.start(0.0)
+        knee = bridge.calibration.by_id(4)
+        goals = [knee.to_angle(bus.state()[4]["goal"])]
+        bridge.set_command(["l_knee"], [2.0], now=0.0)
+        for k in range(1, 6):
+            bridge.cycle(k * DT)
+            goals.append(knee.to_angle(bus.state()[4]["goal"]))
+        steps = [b - a for a, b in itertools.pairwise(goals)]
+        limit = DT * VELOCITY["l_knee"] + knee.radians_per_tick
+        assert all(-knee.radians_per_tick <= step <= limit for step in steps), steps
+        assert goals[-1] > goals[0] + limit, "the goal did not move toward the command"
+        if bridge.health.total_errors == 0:  # a cycle with a bus error holds (a loaded machine)
+            assert all(abs(step - DT * VELOCITY["l_knee"]) <= 2 * knee.radians_per_tick for step in steps)
+        bridge.shutdown()
+
+
+def test_a_command_within_one_step_reaches_the_goal_register_in_one_cycle(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol)
+        bridge.start(0.0)
+        targets = {j.joint: j.to_angle(j.zero_ticks) + 0.02 * j.direction for j in bridge.joints}
+        targets = {name: min(max(a, LIMITS[name][0]), LIMITS[name][1]) for name, a in targets.items()}
+        bridge.set_command(list(targets), list(targets.values()), now=0.0)
+        reading = bridge.cycle(DT)
+        goals = {i: s["goal"] for i, s in bus.state().items()}
+        assert goals == {j.servo_id: j.to_ticks(targets[j.joint]) for j in bridge.joints}
+        assert reading is not None and len(reading.names) == 26
+        bridge.shutdown()
+
+
+def test_a_stale_command_is_not_followed(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol, command_timeout=0.05)
+        bridge.start(0.0)
+        elbow = bridge.calibration.by_joint("l_elbow").servo_id
+        start = bus.state()[elbow]["goal"]
+        bridge.set_command(["l_elbow"], [-2.0], now=0.0)
+        for k in range(1, 5):
+            bridge.cycle(k * DT)
+        moving = bus.state()[elbow]["goal"]
+        for k in range(10, 15):
+            bridge.cycle(k * DT)
+        assert bus.state()[elbow]["goal"] == moving != start
+        bridge.shutdown()
+
+
+def test_a_goal_outside_the_calibrated_range_is_never_written(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol, velocity_scale=1000.0)
+        bridge.start(0.0)
+        names = list(bridge.calibration.joint_names)
+        bridge.set_command(names, [math.pi] * 26, now=0.0)
+        bridge.cycle(DT)
+        goals = bus.state()
+        assert all(j.min_ticks <= goals[j.servo_id]["goal"] <= j.max_ticks for j in bridge.joints)
+        bridge.set_command(names, [-math.pi] * 26, now=DT)
+        bridge.cycle(2 * DT)
+        goals = bus.state()
+        assert all(j.min_ticks <= goals[j.servo_id]["goal"] <= j.max_ticks for j in bridge.joints)
+        bridge.shutdown()
+
+
+def test_the_dynamixel_bus_watchdog_is_armed_and_rearmed_after_it_expired(tmp_path):
+    with emulator("dynamixel", tmp_path) as bus:
+        bridge = bridge_on(bus.port, "dynamixel", bus_watchdog=0.1)
+        bridge.start(0.0)
+        watchdogs = lambda: {s["watchdog"] for s in bus.state().values()}
+        assert watchdogs() <= {5, 255}  # 5 x 20 ms (expired already if this machine stalled us)
+        deadline = time.monotonic() + 10.0
+        while watchdogs() != {255} and time.monotonic() < deadline:  # the bridge is silent: they expire
+            time.sleep(0.02)
+        assert watchdogs() == {255}
+        bridge.cycle(1.0)
+        assert watchdogs() == {5}
+        bridge.shutdown()
+
+
+def test_shutdown_turns_the_torque_off(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol)
+        bridge.start(0.0)
+        bridge.cycle(DT)
+        bridge.shutdown()
+        assert all(s["torque"] == 0 for s in bus.state().values())

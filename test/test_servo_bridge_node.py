@@ -1,0 +1,188 @@
+"""The servo_bridge node (real rclpy, its console script) against servo_bus_emulator over a real
+pseudo-terminal, for both protocols: commands reach the goal registers, present positions come back
+on /joint_states, each injected fault is reported on /diagnostics with the servo named while the
+node keeps running and holds, and the bus recovers; torque off through the service and on shutdown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("rclpy")
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from ros_helpers import spin_until, wait_for_matching
+from sensor_msgs.msg import JointState
+from std_srvs.srv import SetBool
+
+from ik_solvers.hardware.calibration import load_calibration
+from ik_solvers.hardware.emulator.client import EmulatorProcess
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 15.0  # [s] generous deadline of every wait (never a timed assertion)
+
+
+class Rig:
+    """Emulator + servo_bridge process + a test node listening to joint_states and diagnostics."""
+
+    def __init__(self, session, protocol: str, folder: Path) -> None:
+        self.session = session
+        path = REPO_ROOT / "config" / "servos" / f"humanoid_{protocol}.yaml"
+        self.calibration = load_calibration(path)
+        self.emulator = EmulatorProcess(
+            ["--calibration", str(path), "--link", str(folder / "tty"), "--return-delay", "0"],
+            folder / "emulator.log",
+        )
+        self.process = session.processes.start_console_script(
+            "servo_bridge",
+            "--ros-args",
+            "-p",
+            f"calibration:={path}",
+            "-p",
+            f"port:={self.emulator.port}",
+        )
+        self.node = session.make_node(f"servo_bridge_test_{protocol}")
+        self.states: list[JointState] = []
+        self.diagnostics: dict[str, DiagnosticStatus] = {}
+        self.node.create_subscription(JointState, "/joint_states", self.states.append, 10)
+        self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diagnostics, 10)
+        self.commands = self.node.create_publisher(JointState, "/joint_commands", 10)
+        self.torque = self.node.create_client(SetBool, "/servo_bridge/set_torque")
+
+    def _on_diagnostics(self, msg: DiagnosticArray) -> None:
+        self.diagnostics.update({status.name: status for status in msg.status})
+
+    def spin_until(self, condition) -> bool:
+        return spin_until(self.session.executor, condition, TIMEOUT)
+
+    def log(self) -> str:
+        return self.session.processes.output(self.process)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def status(self, suffix: str) -> DiagnosticStatus | None:
+        return self.diagnostics.get(f"servo_bridge: {suffix}")
+
+    def bus_value(self, key: str) -> str:
+        status = self.status("bus")
+        return {kv.key: kv.value for kv in status.values}.get(key, "") if status else ""
+
+    def fresh_states(self, count: int = 5, servos: int = 26) -> bool:
+        """Wait for ``count`` new joint_states messages, each with ``servos`` joints."""
+        self.states.clear()
+        return self.spin_until(lambda: sum(len(m.name) == servos for m in self.states) >= count)
+
+    def bus_ok(self) -> bool:
+        """Wait until the bus status says OK again."""
+        self.diagnostics.clear()
+        return self.spin_until(
+            lambda: (s := self.status("bus")) is not None and s.level == DiagnosticStatus.OK
+        )
+
+    def command(self, targets: dict[str, float]) -> None:
+        self.commands.publish(JointState(name=list(targets), position=list(targets.values())))
+
+
+@pytest.fixture(scope="module", params=["dynamixel", "feetech"])
+def rig(request, ros_module, tmp_path_factory):
+    rig = Rig(ros_module, request.param, tmp_path_factory.mktemp(request.param))
+    assert rig.spin_until(lambda: len(rig.states) > 0 or not rig.alive()), rig.log()
+    assert rig.alive(), rig.log()
+    assert wait_for_matching(ros_module.executor, rig.commands)
+    yield rig
+    rig.session.processes.stop(rig.process)
+    rig.emulator.stop()
+
+
+def test_present_positions_come_back_on_joint_states(rig):
+    assert rig.fresh_states()
+    message = rig.states[-1]
+    knee = rig.calibration.by_id(4)
+    measured = dict(zip(message.name, message.position))
+    assert set(measured) == set(rig.calibration.joint_names)
+    assert abs(measured["l_knee"] - knee.to_angle(round(rig.emulator.state()[4]["position"]))) < 0.01
+
+
+def test_commands_reach_the_goal_registers(rig):
+    targets = {"l_elbow": -0.3, "r_knee": 0.4, "l_wrist_roll": 0.2}
+    joints = [rig.calibration.by_joint(name) for name in targets]
+    expected = {j.servo_id: j.to_ticks(a) for j, a in zip(joints, targets.values())}
+    rig.command(targets)
+    assert rig.spin_until(lambda: {i: rig.emulator.state()[i]["goal"] for i in expected} == expected), (
+        rig.log()
+    )
+
+
+@pytest.mark.parametrize("fault, kind", [("drop 3", "errors.timeout"), ("corrupt 3", "errors.corrupt")])
+def test_dropped_and_corrupted_replies_are_counted_and_the_bus_recovers(rig, fault, kind):
+    rig.emulator.command(fault)
+    assert rig.spin_until(lambda: int(rig.bus_value(kind) or 0) >= 1), rig.diagnostics
+    assert rig.alive() and rig.bus_ok() and rig.fresh_states()
+
+
+def test_a_missing_servo_is_named_the_others_hold_and_it_comes_back(rig):
+    elbow = rig.calibration.by_joint("l_elbow")
+    before = rig.emulator.state()[elbow.servo_id]["goal"]
+    rig.emulator.command("missing 4")
+    knee = "l_knee (id 4)"
+    assert rig.spin_until(lambda: (s := rig.status(knee)) is not None and s.level == DiagnosticStatus.ERROR)
+    assert rig.fresh_states(count=2, servos=25), "the other servos' states stopped"
+    rig.command({"l_elbow": elbow.to_angle(before) - 0.2})
+    assert rig.fresh_states(count=3, servos=25)
+    assert rig.emulator.state()[elbow.servo_id]["goal"] == before, "a goal moved while a servo was missing"
+    rig.emulator.command("restore 4")
+    assert rig.alive() and rig.bus_ok() and rig.fresh_states()
+    rig.command({"l_elbow": elbow.to_angle(before) - 0.2})
+    assert rig.spin_until(lambda: rig.emulator.state()[elbow.servo_id]["goal"] != before)
+
+
+def test_a_hardware_error_is_reported_in_words_with_the_servo_named(rig):
+    rig.emulator.command("error 9 32")  # overload
+    name = "r_upper_leg (id 9)"
+    assert rig.spin_until(lambda: (s := rig.status(name)) is not None and "overload" in s.message), (
+        rig.diagnostics
+    )
+    assert rig.status(name).level == DiagnosticStatus.ERROR and rig.alive()
+    rig.emulator.command("error 9 0")
+    assert rig.bus_ok() and rig.fresh_states()
+
+
+def test_a_vanished_port_is_reopened_without_a_restart(rig):
+    rig.emulator.command("vanish 0.5")
+    assert rig.spin_until(lambda: (s := rig.status("bus")) is not None and s.level == DiagnosticStatus.ERROR)
+    assert "port lost" in rig.status("bus").message and rig.alive()
+    assert rig.spin_until(lambda: int(rig.bus_value("port_reopens") or 0) >= 1), rig.log()
+    assert int(rig.bus_value("errors.port")) >= 1
+    assert rig.bus_ok() and rig.fresh_states()
+    assert all(s["torque"] == 1 for s in rig.emulator.state().values())
+
+
+def test_the_torque_service_turns_every_servo_off_and_on(rig):
+    assert rig.torque.wait_for_service(timeout_sec=TIMEOUT)
+    for on in (False, True):
+        future = rig.torque.call_async(SetBool.Request(data=on))
+        assert rig.spin_until(future.done) and future.result().success, future.result()
+        assert {s["torque"] for s in rig.emulator.state().values()} == {int(on)}
+
+
+def test_every_parameter_the_launch_file_sets_is_declared_by_the_node(rig):
+    import ast
+
+    from rcl_interfaces.srv import ListParameters
+
+    tree = ast.parse((REPO_ROOT / "launch" / "servo_bridge.launch.py").read_text())
+    bridge = next(n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.targets[0].id == "bridge")
+    names = {key.value for key in bridge.value.keys}
+    client = rig.node.create_client(ListParameters, "/servo_bridge/list_parameters")
+    assert client.wait_for_service(timeout_sec=TIMEOUT)
+    future = client.call_async(ListParameters.Request())
+    assert rig.spin_until(future.done)
+    assert names and names <= set(future.result().result.names)
+
+
+def test_torque_goes_off_when_the_node_stops(rig):
+    assert rig.session.processes.stop(rig.process) == 0, rig.log()
+    assert {s["torque"] for s in rig.emulator.state().values()} == {0}
