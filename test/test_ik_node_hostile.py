@@ -34,8 +34,14 @@ NAME_LIMIT = 1000  # [characters] what an answer, a log line or a diagnostic val
 
 @pytest.fixture
 def ik(ros_module):
-    """A fresh ik_node with the packaged config, and a client; the node is stopped after the test."""
-    process = ros_module.processes.start_console_script("ik_node", *node_arguments())
+    """A fresh ik_node with the packaged config, and a client; the node is stopped after the test.
+
+    Branch switches are allowed: these tests send far targets on purpose, and a solution that
+    jumps would be held (the jump bound has tests of its own in test_ik_node_jumps.py).
+    """
+    process = ros_module.processes.start_console_script(
+        "ik_node", *node_arguments("allow_branch_switch:=true")
+    )
     client = IKNodeClient(ros_module, process)
     client.wait_ready()
     yield client
