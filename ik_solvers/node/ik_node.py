@@ -13,6 +13,7 @@ import math
 import signal
 import sys
 from functools import partial
+from types import SimpleNamespace
 
 import numpy as np
 import rclpy
@@ -50,6 +51,8 @@ from ik_solvers.solvers import IKError
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_POLL = 0.1  # [s] longest wait between two looks at the stop flag when nothing arrives
+_STOP = SimpleNamespace(spinning=False, requested=False)  # written by the signal handler
 
 
 class IKNode(Node):
@@ -244,18 +247,37 @@ def main(args: list[str] | None = None) -> int:
             except (ModelError, IKError, ValueError, ParameterException) as error:
                 print(f"ik_node: cannot start: {error}", file=sys.stderr)
                 return 1
-            rclpy.spin(node)
+            _spin_until_stopped(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0
 
 
+def _spin_until_stopped(node: Node) -> None:
+    """Spin ``node`` until a stop signal is taken (see :func:`_stop_on_signal`) or ROS shuts down."""
+    executor = rclpy.get_global_executor()
+    executor.add_node(node)
+    _STOP.spinning = True
+    try:
+        while executor.context.ok() and not _STOP.requested:
+            executor.spin_once(timeout_sec=STOP_POLL)
+    finally:
+        executor.remove_node(node)
+
+
 def _stop_on_signal(signum: int, frame) -> None:
-    """The first SIGINT or SIGTERM stops the node (KeyboardInterrupt out of spin or start-up);
-    later ones are ignored, so that a second Ctrl-C never cuts the clean shutdown short."""
+    """The first SIGINT or SIGTERM stops the node; later ones are ignored, so that a second Ctrl-C
+    never cuts the clean shutdown short.
+
+    While spinning, the stop is a flag the spin loop reads: a KeyboardInterrupt raised there can
+    surface inside rclpy's message conversion as a RuntimeError instead. During start-up (which
+    may compile the kernels) it is a KeyboardInterrupt, so that start-up stops at once.
+    """
     for stop in STOP_SIGNALS:
         signal.signal(stop, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    _STOP.requested = True
+    if not _STOP.spinning:
+        raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
