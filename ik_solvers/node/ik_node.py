@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from functools import partial
 
 import numpy as np
@@ -26,6 +25,7 @@ from sensor_msgs.msg import JointState
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages
+from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
@@ -125,21 +125,24 @@ class IKNode(Node):
         self._advance([limb], stamp)
 
     def accept_goals(self, goals: list[tuple[Limb, np.ndarray]], stamp=None) -> None:
-        """Make each ``q`` its limb's goal and publish one command stepping toward all of them."""
+        """Make each ``q`` its limb's goal and publish one command stepping toward all of them.
+
+        A command is published for every whole-body target, even when no joint moves: each
+        control period is answered, which a lock-stepped simulator waits for."""
         for limb, q in goals:
             limb.goal = np.asarray(q, dtype=float)
-        self._advance([limb for limb, _ in goals], stamp)
+        self._advance([limb for limb, _ in goals], stamp, always=True)
 
     def on_command_timer(self) -> None:
         """Keep stepping limbs whose goal the velocity limit has not let them reach yet."""
         self._advance(list(self.commander.limbs.values()), None)
 
-    def _advance(self, limbs: list[Limb], stamp) -> None:
-        now, period = time.monotonic(), 1.0 / self.config.command_rate
+    def _advance(self, limbs: list[Limb], stamp, always: bool = False) -> None:
+        now, period = node_seconds(self), 1.0 / self.config.command_rate
         previous = {limb.name: limb.command for limb in limbs}
         moved = [limb for limb in limbs if self.commander.advance(limb, now, self.fraction, period)]
-        if moved:
-            self._publish(stamp or self.get_clock().now().to_msg(), moved, previous)
+        if moved or (always and any(limb.command is not None for limb in limbs)):
+            self._publish(stamp or self.get_clock().now().to_msg(), moved or limbs, previous)
 
     def _publish(self, stamp, moved: list[Limb], previous: dict) -> None:
         limbs = [limb for limb in self.commander.limbs.values() if limb.command is not None]
