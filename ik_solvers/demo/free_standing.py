@@ -38,6 +38,9 @@ from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import WalkingPatternGenerator
 
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
+LOCK_STEP_TIMEOUT = 1.0  # [s] sim_node waits this long for a period's command: under load on a
+# shared 2-core machine they come later than the default 0.2 s, and a period run without its
+# command is a frozen servo target again
 VELOCITY_FRACTION = 1.0  # ik_node's max_velocity_fraction: a swinging knee needs 3.6 rad/s (URDF: 4.8)
 
 
@@ -100,6 +103,8 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
             "lock_step:=true",
             "-p",
             f"control_period:={config.dt}",
+            "-p",
+            f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
         )
         children.start(
             ik_node,
