@@ -133,7 +133,7 @@ def _drive(
             children.check_running()
             run.snapshots.append((max(t, 0.0), dict(node.solve_counts)))
         next_tick = node.start + next_tick_offset(t, period)
-        while node.seconds() < next_tick:
+        while node.seconds() < next_tick - TICK_ROUNDING * period:  # simulated time lands on ticks
             executor.spin_once(timeout_sec=max(next_tick - node.seconds(), 0.0))
     run.snapshots.append((end, dict(node.solve_counts)))
     if switch is None or run.switch_time is None:

@@ -26,7 +26,7 @@ from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
-from ik_solvers.demo.run import next_tick_offset
+from ik_solvers.demo.run import TICK_ROUNDING, next_tick_offset
 from ik_solvers.demo.walk_timeline import PostureTimeline, WalkCommand
 from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.messages import pose_to_matrix
@@ -239,5 +239,5 @@ def _every(executor, clock, period: float, duration: float, act, check_children,
             end = "\r" if sys.stdout.isatty() else "\n"
             print(f"  {describe(t):<32s} {t:5.1f}/{duration:.1f} s  {where()}", end=end, flush=True)
         next_tick = start + next_tick_offset(t, period)
-        while clock() < next_tick:
+        while clock() < next_tick - TICK_ROUNDING * period:  # simulated time lands on ticks
             executor.spin_once(timeout_sec=max(next_tick - clock(), 0.0))

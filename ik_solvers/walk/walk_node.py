@@ -39,6 +39,7 @@ from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body
 from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
+TICK_ROUNDING = 1e-6  # periods: a time this close below a period's start counts as that period
 MAX_CATCH_UP = 10  # periods advanced at most in one timer callback (then the plan slips)
 
 
@@ -86,7 +87,8 @@ class WalkNode(Node):
         if self.timeout > 0.0 and now - self.command_time > self.timeout and self.command_time > 0.0:
             self.generator.set_command(0.0, 0.0, 0.0)
             self.command_time = 0.0  # zeroed once; a new cmd_vel starts again
-        due = int((now - self.start) / self.config.dt) - self.generator.ticks
+        # + TICK_ROUNDING: simulated time lands on whole periods, up to rounding
+        due = int((now - self.start) / self.config.dt + TICK_ROUNDING) - self.generator.ticks
         if due <= 0:
             return
         if due > MAX_CATCH_UP:  # far behind (a stall): let the plan slip instead of rushing it
