@@ -64,7 +64,9 @@ def test_simulated_time_waits_for_a_command_stamped_at_the_current_time(lock_ste
     for period in (1, 2, 3):
         publisher.publish(_command((period - 1) * PERIOD_NS))  # current: stamped at the sim time
         now = period * PERIOD_NS
-        assert spin_until(executor, lambda n=now: clocks[-1] == n and len(states) == period, timeout=20.0)
+        assert spin_until(
+            executor, lambda n=now, p=period: clocks[-1] == n and len(states) == p, timeout=20.0
+        )
         assert _nanoseconds(states[-1].header.stamp) == now  # stamped with the simulated time
     publisher.publish(_command(PERIOD_NS))  # stale: stamped two periods before the sim time
     spin_until(executor, lambda: False, timeout=QUIET)
