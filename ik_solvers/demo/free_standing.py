@@ -2,7 +2,10 @@
 
 Children: ``sim_node`` (floating base), ``ik_node`` (the four chains and its whole-body interface)
 and, once the posture phases are done, ``walk_node`` — all on the same URDF (``--urdf``, default
-the packaged humanoid), handed over in a parameter file. Part one
+the packaged humanoid), handed over in a parameter file. The simulator runs lock-stepped
+(``lock_step:=true``, one walk_node period per command) and every other node on its ``/clock``
+(``use_sim_time:=true``), so that a process the busy machine pauses pauses the simulated world
+too instead of leaving the servo targets frozen while the robot moves on. Part one
 (:func:`~ik_solvers.demo.walk_run.run_walk`): stand, squat, shift the weight, lift each foot, walk
 forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
 legs): both arms trace their circles on the geometric solver, then on the Jacobian solver, as in
@@ -35,6 +38,9 @@ from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import WalkingPatternGenerator
 
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
+LOCK_STEP_TIMEOUT = 1.0  # [s] sim_node waits this long for a period's command: under load on a
+# shared 2-core machine they come later than the default 0.2 s, and a period run without its
+# command is a frozen servo target again
 VELOCITY_FRACTION = 1.0  # ik_node's max_velocity_fraction: a swinging knee needs 3.6 rad/s (URDF: 4.8)
 
 
@@ -81,7 +87,9 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
         flush=True,
     )
     robot = ["--params-file", str(parameters)]
-    walk_node = ["--ros-args", "--params-file", str(package_share_path("config", "walk.yaml")), *robot]
+    sim_time = ["-p", "use_sim_time:=true"]
+    walk_yaml = str(package_share_path("config", "walk.yaml"))
+    walk_node = ["--ros-args", "--params-file", walk_yaml, *robot, *sim_time]
     try:
         children.start(
             "sim_node",
@@ -91,9 +99,20 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
             "floating_base:=true",
             "-p",
             f"report_period:={SIM_REPORT_PERIOD}",
+            "-p",
+            "lock_step:=true",
+            "-p",
+            f"control_period:={config.dt}",
+            "-p",
+            f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
         )
         children.start(
-            ik_node, *ik_node_arguments, *robot, "-p", f"max_velocity_fraction:={VELOCITY_FRACTION}"
+            ik_node,
+            *ik_node_arguments,
+            *robot,
+            *sim_time,
+            "-p",
+            f"max_velocity_fraction:={VELOCITY_FRACTION}",
         )
         walk = run_walk(
             WalkLog(model),
@@ -103,7 +122,7 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
             children.check_running,
         )
         print("  arms: circles, geometric then jacobian solver (walk_node holds the legs)", flush=True)
-        arm_run = run_motion(arms, trajectories, options.rate, children, ik_node)
+        arm_run = run_motion(arms, trajectories, options.rate, children, ik_node, sim_time=True)
     except (RuntimeError, TimeoutError) as error:
         print(f"ik_demo: failed: {error}", file=sys.stderr)
         return 1

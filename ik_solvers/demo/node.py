@@ -6,7 +6,8 @@ Publishes ``<chain>/target_pose`` (PoseStamped, in the chain's base frame) and
 the IK node's own errors through its ``solve_ik`` service (same target, pole and solver as the
 topic, nothing published); sets the IK node's ``chains.<name>.solver`` parameters through its
 SetParameters service. Joint messages are placed in time by their header stamps (when they were
-published), so that a busy demo process does not distort the tracking figures.
+published), so that a busy demo process does not distort the tracking figures. With
+``sim_time`` the node runs on ``/clock`` (``use_sim_time``): its times and stamps are simulated.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers.chain import Chain
 from ik_solvers.demo.metrics import Recording
+from ik_solvers.node.clock import node_seconds
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers_interfaces.srv import SolveIK
 
@@ -33,14 +35,16 @@ def _stamp_nanoseconds(stamp) -> int:
 
 
 class DemoNode(Node):
-    """Target generator and recorder; times are seconds since :attr:`start` (time.monotonic)."""
+    """Target generator and recorder; times are seconds since :attr:`start` (on :meth:`seconds`)."""
 
-    def __init__(self, chains: dict[str, Chain], ik_node_name: str, **kwargs) -> None:
-        super().__init__("ik_demo", **kwargs)
+    def __init__(self, chains: dict[str, Chain], ik_node_name: str, sim_time: bool = False, **kwargs) -> None:
+        overrides = [Parameter("use_sim_time", value=True)] if sim_time else []
+        super().__init__("ik_demo", parameter_overrides=overrides, **kwargs)
         self.chains = chains
         self.recording = Recording(chains)
-        self.start = time.monotonic()
-        self.clock_offset = time.time() - time.monotonic()  # ROS (system) time − monotonic time [s]
+        self.start = self.seconds()
+        # ROS time − this node's seconds [s]: 0 on simulated time, system − monotonic otherwise
+        self.clock_offset = 0.0 if sim_time else time.time() - time.monotonic()
         self.pending: set[str] = set()  # chains with a solve_ik call in flight
         self.solve_counts: dict[str, tuple[int, int]] = {}
         self.target_publishers = {
@@ -58,17 +62,21 @@ class DemoNode(Node):
         self.parameters = AsyncParameterClient(self, ik_node_name)
         self.solve_client = self.create_client(SolveIK, "solve_ik")
 
+    def seconds(self) -> float:
+        """[s] on this node's clock: simulated on ``/clock``, else monotonic."""
+        return node_seconds(self)
+
     def now(self) -> float:
         """[s] since the start of the demo's motion."""
-        return time.monotonic() - self.start
+        return self.seconds() - self.start
 
     def begin(self, delay: float) -> None:
         """Start the motion's clock ``delay`` [s] from now; forget what was recorded before."""
-        self.start = time.monotonic() + delay
+        self.start = self.seconds() + delay
         self.recording = Recording(self.chains)
 
     def stamp_time(self, stamp) -> float:
-        """A header stamp (ROS system time) as [s] since the start of the demo's motion."""
+        """A header stamp (ROS time: system or simulated) as [s] since the start of the demo's motion."""
         return _stamp_nanoseconds(stamp) * 1e-9 - self.clock_offset - self.start
 
     def ready(self) -> bool:

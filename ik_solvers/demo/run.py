@@ -27,6 +27,8 @@ PROGRESS_PERIOD = 1.0  # [s]
 CHECK_RATE = 5.0  # [Hz] per chain: targets also sent to the solve_ik service, for the IK errors
 SECOND_SOLVER = "jacobian"
 
+TICK_ROUNDING = 1e-6  # periods: a time this close below a tick counts as the tick
+
 
 @dataclass
 class DemoRun:
@@ -53,11 +55,15 @@ def run_motion(
     rate: float,
     children: Children,
     ik_node: str,
+    sim_time: bool = False,
 ) -> DemoRun:
-    """Run the whole timeline; raise RuntimeError/TimeoutError when the pipeline fails."""
+    """Run the whole timeline; raise RuntimeError/TimeoutError when the pipeline fails.
+
+    ``sim_time``: the demo's node runs on the simulator's ``/clock`` (lock-stepped simulation).
+    """
     wall_start = time.monotonic()
     with rclpy.init(args=["ik_demo"]):
-        node = DemoNode(chains, ik_node)
+        node = DemoNode(chains, ik_node, sim_time)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _wait_until(
@@ -74,6 +80,14 @@ def run_motion(
         _drive(node, executor, trajectories, rate, run, children)
         run.wall_time = time.monotonic() - wall_start
     return run
+
+
+def next_tick_offset(t: float, period: float) -> float:
+    """[s] of the first tick of ``period`` [s] strictly after ``t`` [s] (both from the same start).
+
+    A time that lands on a tick up to rounding (simulated time comes in whole control periods)
+    counts as that tick, so the next one is a full period later."""
+    return (np.floor(t / period + TICK_ROUNDING) + 1) * period
 
 
 def _wait_until(executor, condition, timeout: float, children: Children, what: str) -> None:
@@ -118,9 +132,9 @@ def _drive(
             _progress(t, trajectories, node, run)
             children.check_running()
             run.snapshots.append((max(t, 0.0), dict(node.solve_counts)))
-        next_tick = node.start + (np.floor(t / period) + 1) * period
-        while time.monotonic() < next_tick:
-            executor.spin_once(timeout_sec=max(next_tick - time.monotonic(), 0.0))
+        next_tick = node.start + next_tick_offset(t, period)
+        while node.seconds() < next_tick - TICK_ROUNDING * period:  # simulated time lands on ticks
+            executor.spin_once(timeout_sec=max(next_tick - node.seconds(), 0.0))
     run.snapshots.append((end, dict(node.solve_counts)))
     if switch is None or run.switch_time is None:
         raise RuntimeError(f"the IK node did not confirm the switch to the {run.second_solver} solver")

@@ -5,7 +5,9 @@ The demo's node sends ``whole_body/target`` (WholeBodyTarget) to ik_node for the
 ``cmd_vel`` (:func:`~ik_solvers.demo.walk_timeline.walk_commands`, repeated at 10 Hz). It records
 into a :class:`~ik_solvers.walk.walk_log.WalkLog` every whole-body target on the topic (its own,
 then walk_node's: the plan), walk_node's planned ZMP, and the simulator's base pose with the joint
-state of the same tick (the measurement). Times are seconds since the start of the posture phases.
+state of the same tick (the measurement). The node runs on the simulator's ``/clock``
+(``use_sim_time``; the simulator is lock-stepped): times are simulated seconds since the start of
+the posture phases, and the phases and commands last their durations in simulated time.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ import rclpy
 from geometry_msgs.msg import PointStamped, PoseStamped, Twist
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
+from ik_solvers.demo.run import TICK_ROUNDING, next_tick_offset
 from ik_solvers.demo.walk_timeline import PostureTimeline, WalkCommand
+from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.messages import pose_to_matrix
 from ik_solvers.walk import walk_metrics as wm
 from ik_solvers.walk.messages import pose_message
@@ -57,9 +62,9 @@ class WalkDemoNode(Node):
     """Sends posture targets and cmd_vel; records targets, planned ZMP, base poses, joint states."""
 
     def __init__(self, log: WalkLog, run: WalkRun) -> None:
-        super().__init__("ik_demo_walk")
+        super().__init__("ik_demo_walk", parameter_overrides=[Parameter("use_sim_time", value=True)])
         self.log, self.run = log, run
-        self.start = time.monotonic()
+        self.start = node_seconds(self)
         self.positions: dict[str, float] = {}
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.command_publisher = self.create_publisher(Twist, "cmd_vel", 10)
@@ -71,7 +76,8 @@ class WalkDemoNode(Node):
         self.last_zmp: np.ndarray | None = None
 
     def now(self) -> float:
-        return time.monotonic() - self.start
+        """[s] of simulated time since the node started."""
+        return node_seconds(self) - self.start
 
     def on_target(self, message: WholeBodyTarget) -> None:
         com = np.array([message.com_target.x, message.com_target.y])
@@ -106,6 +112,7 @@ class WalkDemoNode(Node):
         pose = timeline.at(t)
         message = WholeBodyTarget()
         message.header.frame_id = WORLD
+        message.header.stamp = self.get_clock().now().to_msg()  # simulated: the period it answers
         left, right = timeline.left.copy(), timeline.right.copy()
         if pose.lifted is not None:
             (left if pose.lifted == "left" else right)[2, 3] += pose.lift
@@ -155,6 +162,7 @@ def run_walk(
 
         _every(
             executor,
+            node.now,
             1.0 / RATE,
             PREROLL,
             reach_stance,
@@ -165,6 +173,7 @@ def run_walk(
         begin = node.now()
         _every(
             executor,
+            node.now,
             1.0 / RATE,
             timeline.DURATION,
             lambda t: node.send_posture(timeline, t),
@@ -183,6 +192,7 @@ def run_walk(
             begin = node.now()
             _every(
                 executor,
+                node.now,
                 1.0 / COMMAND_RATE,
                 command.duration,
                 lambda t, c=command: node.send_command(c.command),
@@ -216,17 +226,18 @@ def _spin_until(executor, condition, check_children, what: str, act=None) -> Non
         executor.spin_once(timeout_sec=0.05)
 
 
-def _every(executor, period: float, duration: float, act, check_children, describe, where) -> None:
-    """Call ``act(t)`` every ``period`` [s] for ``duration`` [s]; a progress line every second."""
-    start = time.monotonic()
+def _every(executor, clock, period: float, duration: float, act, check_children, describe, where) -> None:
+    """Call ``act(t)`` every ``period`` [s] for ``duration`` [s] on ``clock()`` [s]; a progress
+    line every second."""
+    start = clock()
     last_progress = -1
-    while (t := time.monotonic() - start) < duration:
+    while (t := clock() - start) < duration:
         act(t)
         if int(t) != last_progress:
             last_progress = int(t)
             check_children()
             end = "\r" if sys.stdout.isatty() else "\n"
             print(f"  {describe(t):<32s} {t:5.1f}/{duration:.1f} s  {where()}", end=end, flush=True)
-        next_tick = start + (np.floor(t / period) + 1) * period
-        while time.monotonic() < next_tick:
-            executor.spin_once(timeout_sec=max(next_tick - time.monotonic(), 0.0))
+        next_tick = start + next_tick_offset(t, period)
+        while clock() < next_tick - TICK_ROUNDING * period:  # simulated time lands on ticks
+            executor.spin_once(timeout_sec=max(next_tick - clock(), 0.0))

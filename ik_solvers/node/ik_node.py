@@ -30,6 +30,7 @@ from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages
+from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
@@ -61,7 +62,6 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
-        self._start_ns = self.get_clock().now().nanoseconds
         self.config: NodeConfig = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
@@ -143,24 +143,26 @@ class IKNode(Node):
         self._advance([limb], stamp)
 
     def accept_goals(self, goals: list[tuple[Limb, np.ndarray]], stamp=None) -> None:
-        """Make each ``q`` its limb's goal and publish one command stepping toward all of them."""
+        """Make each ``q`` its limb's goal and publish one command stepping toward all of them.
+
+        A command is published for every whole-body target, even when no joint moves: each
+        control period is answered, which a lock-stepped simulator waits for."""
         for limb, q in goals:
             limb.goal = np.asarray(q, dtype=float)
-        self._advance([limb for limb, _ in goals], stamp)
+        self._advance([limb for limb, _ in goals], stamp, always=True)
 
     def on_command_timer(self) -> None:
         """Keep stepping limbs whose goal the velocity limit has not let them reach yet."""
         self._advance(list(self.commander.limbs.values()), None)
 
-    def _advance(self, limbs: list[Limb], stamp) -> None:
-        """Step ``limbs`` and publish, stamped ``stamp`` (None: now, the time the step is timed by)."""
-        now = self.get_clock().now()
+    def _advance(self, limbs: list[Limb], stamp, always: bool = False) -> None:
+        """Step ``limbs`` and publish, stamped ``stamp`` (None: now); with ``always``, publish even
+        when nothing moved (a lock-stepped simulator waits for every period's command)."""
+        now, period = node_seconds(self), 1.0 / self.config.command_rate
         previous = {limb.name: limb.command for limb in limbs}
-        # since start-up: epoch seconds as a float would round to 0.2 µs
-        seconds, period = (now.nanoseconds - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
-        moved = self.commander.advance(limbs, seconds, self.fraction, period)
-        if moved:
-            self._publish(stamp or now.to_msg(), moved, previous)
+        moved = self.commander.advance(limbs, now, self.fraction, period)
+        if moved or (always and any(limb.command is not None for limb in limbs)):
+            self._publish(stamp or self.get_clock().now().to_msg(), moved or limbs, previous)
 
     def _publish(self, stamp, moved: list[Limb], previous: dict) -> None:
         limbs = [limb for limb in self.commander.limbs.values() if limb.command is not None]

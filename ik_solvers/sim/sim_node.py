@@ -7,13 +7,30 @@ With a floating base it also publishes, at the same rate, the torso's (root link
 what a robot's odometry estimates) and its IMU on ``~/imu`` (sensor_msgs/Imu in the root link's
 frame: orientation in ``odom_frame``, angular velocity [rad/s] and specific force [m/s^2, +9.81 up
 at rest]; covariances unknown, all 0). A run that goes unstable stops the node with the reason
-(:class:`~ik_solvers.sim.stability.UnstableSimulation`), exit status 1. Physics runs in step with the wall clock; the achieved real-time factor (simulated time over
-wall time) is logged every ``report_period`` [s] and published on ``~/real_time_factor``.
+(:class:`~ik_solvers.sim.stability.UnstableSimulation`), exit status 1. The simulated time is
+published on ``/clock`` (rosgraph_msgs/Clock, starting at 0) so that nodes run with
+``use_sim_time:=true`` follow it; the achieved real-time factor (simulated time over wall time)
+is logged every ``report_period`` [s] and published on ``~/real_time_factor``.
 Commands for joints the robot does not have are refused with a warning.
+
+Two ways to keep time:
+
+- ``lock_step`` false (the default, what a real robot's servos do): physics runs in step with the
+  wall clock, whatever the controllers do; a controller that stalls leaves its servo targets
+  frozen while the robot moves on. Messages are stamped with the node's clock.
+- ``lock_step`` true (the demo): the physics advances by one ``control_period`` [s] only once a
+  ``joint_commands`` message stamped at or after the current simulated time has arrived (the
+  controllers, on ``/clock``, have answered this period), or after ``lock_step_timeout`` [s] of
+  wall time without one, so that nothing deadlocks when no one commands; never faster than real
+  time (real-time factor at most 1). A stalled controller then stalls the simulated world with
+  it, as in simulators driven by ROS (Gazebo's lock-step). Messages are stamped with the
+  simulated time. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
 
 Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
-``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``); see
+``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
+``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
+``lock_step_timeout`` [s] (0.2); see
 :class:`ik_solvers.sim.mujoco_robot.ServoConfig`.
 """
 
@@ -28,11 +45,14 @@ import rclpy
 from geometry_msgs.msg import PoseStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.time import Time
+from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import Float64
 
 from ik_solvers.model import RobotModel
 from ik_solvers.resources import package_share_path
+from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
@@ -67,17 +87,43 @@ class SimNode(Node):
         if config.floating_base:
             self.base_publisher = self.create_publisher(PoseStamped, "~/base_pose", 10)
             self.imu_publisher = self.create_publisher(Imu, "~/imu", 10)
+        self.clock_publisher = self.create_publisher(Clock, "/clock", 10)
         self.create_subscription(JointState, "joint_commands", self.on_command, 10)
         self.wall_start = self.report_wall = time.monotonic()
         self.report_sim = 0.0
+        self.gate = self._lock_step_gate()
         self.create_timer(1.0 / rate, self.on_tick)
         base = "floating base" if config.floating_base else "fixed base"
         self.get_logger().info(
             f"simulating {len(self.robot.joint_names)} joints ({base}), joint states at {rate:g} Hz"
         )
 
+    def _lock_step_gate(self) -> LockStepGate | None:
+        """The lock-step gate and period (in whole timesteps) when ``lock_step`` is on, else None."""
+        lock_step = self.declare_parameter("lock_step", False).value
+        period = self.declare_parameter("control_period", 0.01).value
+        timeout = self.declare_parameter("lock_step_timeout", 0.2).value
+        if not (period > 0.0 and timeout > 0.0):
+            raise ValueError(
+                f"control_period ({period}) and lock_step_timeout ({timeout}) must be positive [s]"
+            )
+        self.period_steps = max(1, round(period / self.robot.config.timestep))
+        if not lock_step:
+            return None
+        self.get_logger().info(
+            f"lock-step: {self.period_steps * self.robot.config.timestep:g} s per command, "
+            f"at most real time, {timeout:g} s wait without one"
+        )
+        return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start)
+
     def on_command(self, message: JointState) -> None:
         """Apply the commanded positions of known joints; refuse the rest with a warning."""
+        self._apply(message)
+        if self.gate is not None:  # after applying: the period runs with these targets
+            self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
+            self._lock_step()
+
+    def _apply(self, message: JointState) -> None:
         if len(message.position) != len(message.name):
             self.get_logger().warning(
                 f"refused joint command: {len(message.name)} names but {len(message.position)} positions"
@@ -94,8 +140,35 @@ class SimNode(Node):
             self.get_logger().warning("refused non-finite joint command positions", throttle_duration_sec=5.0)
 
     def on_tick(self) -> None:
-        """Advance the physics to the wall clock, publish the joint state, report the real-time factor."""
+        """Advance the physics (to the wall clock, or lock-stepped), publish, report the real-time factor."""
         now = time.monotonic()
+        if self.gate is not None:
+            if not self._lock_step():  # waiting: the clock still ticks, for nodes that join late
+                self.publish_clock()
+        else:
+            self._follow_wall_clock(now)
+        if now - self.report_wall >= self.report_period:
+            self.report(now)
+
+    def _lock_step(self) -> bool:
+        """Run the periods the gate allows, publishing the clock and the state after each; True
+        when at least one ran."""
+        period, ran = self.period_steps * self.robot.config.timestep, False
+        while self.gate.may_advance(time.monotonic(), self.robot.time, period):
+            self.robot.step(self.period_steps)
+            self.gate.advanced(time.monotonic())
+            self.publish_state()
+            ran = True
+        return ran
+
+    def publish_clock(self) -> Time:
+        """Publish the simulated time on ``/clock``; return it."""
+        simulated = Time(nanoseconds=round(self.robot.time * 1e9))
+        self.clock_publisher.publish(Clock(clock=simulated.to_msg()))
+        return simulated
+
+    def _follow_wall_clock(self, now: float) -> None:
+        """Advance the physics to the wall clock and publish the state."""
         lag = now - self.wall_start - self.robot.time
         if lag > MAX_CATCH_UP:  # fell far behind: drop the excess rather than run in a burst
             self.wall_start += lag - MAX_CATCH_UP
@@ -104,14 +177,13 @@ class SimNode(Node):
         if steps > 0:
             self.robot.step(steps)
         self.publish_state()
-        if now - self.report_wall >= self.report_period:
-            self.report(now)
 
     def publish_state(self) -> None:
         """Publish positions, velocities and efforts of every simulated joint."""
         positions, velocities, efforts = self.robot.joint_state()
+        simulated = self.publish_clock()
         message = JointState()
-        message.header.stamp = self.get_clock().now().to_msg()
+        message.header.stamp = (simulated if self.gate is not None else self.get_clock().now()).to_msg()
         message.name = list(self.robot.joint_names)
         message.position, message.velocity, message.effort = (
             positions.tolist(),
@@ -129,7 +201,8 @@ class SimNode(Node):
         factor = (self.robot.time - self.report_sim) / (now - self.report_wall)
         self.report_wall, self.report_sim = now, self.robot.time
         self.rtf_publisher.publish(Float64(data=factor))
-        self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s)")
+        waits = "" if self.gate is None else f", {self.gate.timeouts} periods without a current command"
+        self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s{waits})")
 
 
 def _base_pose(pose: np.ndarray, frame: str, stamp) -> PoseStamped:

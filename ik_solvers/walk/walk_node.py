@@ -13,7 +13,9 @@ The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` 
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
 double support. A ``cmd_vel`` older than ``cmd_vel_timeout`` [s] counts as zero (0: never).
-The generator keeps to the wall clock: a late timer advances it by the periods it missed.
+The generator keeps to the node's clock (the simulated time on ``/clock`` with
+``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
+targets are stamped with that clock, so a lock-stepped simulator can tell them current.
 
 Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``world_frame``
 (``odom``), ``cmd_vel_timeout`` [s], ``walk.<name>`` for every field of
@@ -23,7 +25,6 @@ Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import fields
 
 import rclpy
@@ -32,11 +33,13 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 
 from ik_solvers.model import ModelError, RobotModel
+from ik_solvers.node.clock import node_seconds
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
+TICK_ROUNDING = 1e-6  # periods: a time this close below a period's start counts as that period
 MAX_CATCH_UP = 10  # periods advanced at most in one timer callback (then the plan slips)
 
 
@@ -61,7 +64,7 @@ class WalkNode(Node):
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
         self.create_subscription(Twist, "cmd_vel", self.on_cmd_vel, 10)
-        self.start = time.monotonic()
+        self.start = node_seconds(self)
         self.create_timer(self.config.dt, self.on_tick)
         limits = ", ".join(f"{v:.3g}" for v in self.generator.max_command)
         self.get_logger().info(
@@ -76,15 +79,16 @@ class WalkNode(Node):
             self.get_logger().warning(f"cmd_vel refused: {error}", throttle_duration_sec=1.0)
             return
         self.generator.set_command(*command)
-        self.command_time = time.monotonic()
+        self.command_time = node_seconds(self)
 
     def on_tick(self) -> None:
-        """Advance the generator to the wall clock; publish the latest tick's targets."""
-        now = time.monotonic()
+        """Advance the generator to the node's clock; publish the latest tick's targets."""
+        now = node_seconds(self)
         if self.timeout > 0.0 and now - self.command_time > self.timeout and self.command_time > 0.0:
             self.generator.set_command(0.0, 0.0, 0.0)
             self.command_time = 0.0  # zeroed once; a new cmd_vel starts again
-        due = int((now - self.start) / self.config.dt) - self.generator.ticks
+        # + TICK_ROUNDING: simulated time lands on whole periods, up to rounding
+        due = int((now - self.start) / self.config.dt + TICK_ROUNDING) - self.generator.ticks
         if due <= 0:
             return
         if due > MAX_CATCH_UP:  # far behind (a stall): let the plan slip instead of rushing it
