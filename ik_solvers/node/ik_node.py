@@ -30,7 +30,6 @@ from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages
-from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
@@ -69,6 +68,7 @@ class IKNode(Node):
         self.commander.max_joint_jump = self.config.max_joint_jump
         self.commander.allow_branch_switch = self.config.allow_branch_switch
         self.fraction = self.config.max_velocity_fraction
+        self._start_ns = self.get_clock().now().nanoseconds
         self.max_age = self.config.max_target_age
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
@@ -158,11 +158,13 @@ class IKNode(Node):
     def _advance(self, limbs: list[Limb], stamp, always: bool = False) -> None:
         """Step ``limbs`` and publish, stamped ``stamp`` (None: now); with ``always``, publish even
         when nothing moved (a lock-stepped simulator waits for every period's command)."""
-        now, period = node_seconds(self), 1.0 / self.config.command_rate
+        now = self.get_clock().now()  # one reading: a step is timed by the stamp it goes out with
+        # since start-up: epoch seconds as a float would round to 0.2 µs
+        seconds, period = (now.nanoseconds - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
         previous = {limb.name: limb.command for limb in limbs}
-        moved = self.commander.advance(limbs, now, self.fraction, period)
+        moved = self.commander.advance(limbs, seconds, self.fraction, period)
         if moved or (always and any(limb.command is not None for limb in limbs)):
-            self._publish(stamp or self.get_clock().now().to_msg(), moved or limbs, previous)
+            self._publish(stamp or now.to_msg(), moved or limbs, previous)
 
     def _publish(self, stamp, moved: list[Limb], previous: dict) -> None:
         limbs = [limb for limb in self.commander.limbs.values() if limb.command is not None]
