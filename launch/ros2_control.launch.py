@@ -21,8 +21,7 @@ from launch_ros.actions import Node
 
 from ik_solvers.hardware.calibration import load_calibration
 from ik_solvers.hardware.ros2_control import CONTROLLER, generate
-
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node
 
 
 def nodes(context):
@@ -46,13 +45,7 @@ def nodes(context):
         ),
         Node(package="controller_manager", executable="spawner", arguments=["joint_state_broadcaster"]),
         Node(package="controller_manager", executable="spawner", arguments=[CONTROLLER]),
-        Node(
-            package=PACKAGE,
-            executable="ik_node",
-            name="ik_node",
-            parameters=[LaunchConfiguration("params"), ik],
-            output="screen",
-        ),
+        package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), ik]),
     ]
 
 

@@ -18,9 +18,8 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node
 
 
 def nodes(context):
@@ -33,29 +32,13 @@ def nodes(context):
         "port": LaunchConfiguration("port").perform(context),
         "rate": float(LaunchConfiguration("rate").perform(context)),
     }
-    started = [
-        Node(
-            package=PACKAGE,
-            executable="servo_bridge",
-            name="servo_bridge",
-            parameters=[bridge],
-            output="screen",
-        )
-    ]
+    started = [package_node(executable="servo_bridge", parameters=[bridge])]
     if LaunchConfiguration("ik_node").perform(context).lower() in ("true", "1"):
         ik = {
             "robot_description": robot_description,
             "max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context)),
         }
-        started.append(
-            Node(
-                package=PACKAGE,
-                executable="ik_node",
-                name="ik_node",
-                parameters=[LaunchConfiguration("params"), ik],
-                output="screen",
-            )
-        )
+        started.append(package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), ik]))
     return started
 
 

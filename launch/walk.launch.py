@@ -17,9 +17,8 @@ from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
-PACKAGE = "ik_solvers"
+from ik_solvers.node.launch_actions import PACKAGE, package_node
 
 
 def nodes(context):
@@ -28,30 +27,12 @@ def nodes(context):
         robot_description = urdf.read()
     description = {"robot_description": robot_description}
     launched = [
-        Node(
-            package=PACKAGE,
-            executable="walk_node",
-            name="walk_node",
-            parameters=[LaunchConfiguration("walk_params"), description],
-            output="screen",
-        ),
-        Node(
-            package=PACKAGE,
-            executable="ik_node",
-            name="ik_node",
-            parameters=[LaunchConfiguration("params"), description],
-            output="screen",
-        ),
+        package_node(executable="walk_node", parameters=[LaunchConfiguration("walk_params"), description]),
+        package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), description]),
     ]
     if LaunchConfiguration("simulate").perform(context).lower() == "true":
         launched.append(
-            Node(
-                package=PACKAGE,
-                executable="sim_node",
-                name="sim_node",
-                parameters=[{**description, "floating_base": True}],
-                output="screen",
-            )
+            package_node(executable="sim_node", parameters=[{**description, "floating_base": True}])
         )
     return launched
 
