@@ -24,7 +24,8 @@ Two ways to keep time:
   wall time without one, so that nothing deadlocks when no one commands; never faster than real
   time (real-time factor at most 1). A stalled controller then stalls the simulated world with
   it, as in simulators driven by ROS (Gazebo's lock-step). Messages are stamped with the
-  simulated time. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
+  simulated time. While it waits, ``/clock`` repeats the unchanged time every
+  ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
 
 Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
