@@ -176,3 +176,20 @@ def test_at_the_alignment_the_split_keeps_the_third_joint_within_its_limit():
     result = arm.solve(chain.fk(true), seed=seed)
     assert result.success and result.continuous
     assert np.abs(result.q - true).max() < 1e-9
+
+
+@pytest.mark.parametrize("robot", list(ROBOTS))
+def test_a_seeded_batch_gives_what_single_solves_give(robot):
+    """solve_batch settles most seeded rows in columns (the seed's swivel, the interval's nearest
+    point, the swivels matching the seed's split) and the rest one by one: row for row the answer
+    and flag of ``solve``. Seeds near the answers, as while tracking, and a few far ones."""
+    arm = make_solver("geometric", model_of(robot).chain("base_link", "l_hand"))
+    chain, rng = arm.chain, np.random.default_rng(8)
+    answers = chain.random_configurations(400, rng)
+    seeds = answers + rng.normal(0.0, 0.02, answers.shape)
+    seeds[::40] = chain.random_configurations(10, rng)
+    batch = arm.solve_batch(chain.fk(answers), seeds=seeds)
+    singles = [arm.solve(target, seed=seed) for target, seed in zip(chain.fk(answers), seeds)]
+    np.testing.assert_allclose(batch.q, [single.q for single in singles], rtol=0.0, atol=1e-10)
+    assert list(batch.continuous) == [single.continuous for single in singles]
+    assert list(batch.success) == [single.success for single in singles]
