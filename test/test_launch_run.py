@@ -29,7 +29,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseStamped, Twist
 from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 from ik_node_harness import pose_stamped, positions_of
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from workspaces import VENDOR_MISSING, build_composition_interfaces, launch_environment, vendor_present
@@ -158,7 +158,7 @@ def call(session, client, request, launched: Launched):
     return future.result()
 
 
-def resend_until(session, publisher, message, condition, timeout: float = 10.0) -> bool:
+def resend_until(session, publisher, message, condition, timeout: float = DEFAULT_TIMEOUT) -> bool:
     """Publish ``message`` every spin until ``condition()``: a message sent before discovery has
     completed on the node's side is lost, even once the publisher counts the match."""
 
