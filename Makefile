@@ -65,12 +65,10 @@ $(STAMPS)/package: $(STAMPS)/interfaces setup.py setup.cfg package.xml
 # that the demo, the tests and every node start load them in about 0.5 s instead.
 $(STAMPS)/kernels: $(STAMPS)/package $(wildcard $(ROOT)/ik_solvers/solvers/numeric/*.py) \
 		$(wildcard $(ROOT)/ik_solvers/solvers/numeric/kernels/*.py) $(ROOT)/ik_solvers/whole_body/com_kernel.py
-	@# kernel_cache rebuilds the Jacobian solver's whole cache when a kernel source changed (numba
-	@# keys each cached function on its own file only) or a compile was interrupted, and says so
+	@# kernel_cache rebuilds a kernel set's whole cache (the Jacobian solver's, the centre of
+	@# mass's) when one of its sources changed (numba keys each cached function on its own file
+	@# only) or a compile was interrupted, and says so
 	$(PY) -m ik_solvers.solvers.numeric.kernel_cache
-	@echo "compiling the centre of mass's kernels (once per machine)"
-	rm -f "$(ROOT)"/ik_solvers/whole_body/__pycache__/*.nb[ic]
-	$(PY) -c "from ik_solvers.whole_body.com_kernel import prepare; prepare()"
 	touch "$@"
 
 demo: setup

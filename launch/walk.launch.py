@@ -8,10 +8,18 @@ walk_node turns ``cmd_vel`` into whole-body targets (``whole_body/target``) at 1
 solves the stance and publishes ``joint_commands``; sim_node stands the robot on the MuJoCo floor
 and publishes ``/joint_states``, ``/sim_node/base_pose`` and ``/sim_node/imu``. Arguments:
 ``urdf`` (default the packaged humanoid), ``params`` (ik_node parameter file), ``walk_params``
-(walk_node parameter file), ``simulate`` (``false``: no sim_node, e.g. on servos).
+(walk_node parameter file), ``simulate`` (``false``: no sim_node, e.g. on servos),
+``max_velocity_fraction`` (ik_node's share of each joint's URDF velocity limit: 1.0, as a swinging
+knee of the slow gait needs about 3.6 rad/s; the packaged humanoid's limit is 4.8).
+
+Simulated, the three nodes run on simulated time, as ``ik_demo`` runs them: sim_node lock-steps
+its physics to walk_node's control period (``walk.dt`` of ``walk_params``) and publishes
+``/clock``; walk_node and ik_node use it (``use_sim_time``). A machine too busy to keep up then
+slows the simulated world down instead of making the robot step too fast and fall.
 """
 
 import os
+from pathlib import Path
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -19,6 +27,9 @@ from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 
 from ik_solvers.node.launch_actions import PACKAGE, package_node
+from ik_solvers.walk.config import load_walk_config
+
+LOCK_STEP_TIMEOUT = 1.0  # [s] of wall time sim_node waits for a period's commands (ik_demo's)
 
 
 def nodes(context):
@@ -26,13 +37,23 @@ def nodes(context):
     with open(LaunchConfiguration("urdf").perform(context)) as urdf:
         robot_description = urdf.read()
     description = {"robot_description": robot_description}
+    simulate = LaunchConfiguration("simulate").perform(context).lower() == "true"
+    clock = {"use_sim_time": simulate}
+    speed = {"max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context))}
+    walk_params = LaunchConfiguration("walk_params").perform(context)
     launched = [
-        package_node(executable="walk_node", parameters=[LaunchConfiguration("walk_params"), description]),
-        package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), description]),
+        package_node(executable="walk_node", parameters=[walk_params, description, clock]),
+        package_node(
+            executable="ik_node", parameters=[LaunchConfiguration("params"), description, clock, speed]
+        ),
     ]
-    if LaunchConfiguration("simulate").perform(context).lower() == "true":
+    if simulate:
+        lock_step = {"lock_step": True, "control_period": load_walk_config(Path(walk_params)).dt}
+        lock_step["lock_step_timeout"] = LOCK_STEP_TIMEOUT
         launched.append(
-            package_node(executable="sim_node", parameters=[{**description, "floating_base": True}])
+            package_node(
+                executable="sim_node", parameters=[{**description, "floating_base": True, **lock_step}]
+            )
         )
     return launched
 
@@ -45,6 +66,7 @@ def generate_launch_description():
             DeclareLaunchArgument("params", default_value=os.path.join(share, "config", "ik_solvers.yaml")),
             DeclareLaunchArgument("walk_params", default_value=os.path.join(share, "config", "walk.yaml")),
             DeclareLaunchArgument("simulate", default_value="true"),
+            DeclareLaunchArgument("max_velocity_fraction", default_value="1.0"),
             OpaqueFunction(function=nodes),
         ]
     )

@@ -15,7 +15,7 @@ from geometry_msgs.msg import PointStamped, PoseStamped
 from rcl_interfaces.srv import ListParameters, SetParameters
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 
 from ik_solvers.spatial import matrix_to_quaternion
@@ -116,7 +116,7 @@ class IKNodeClient:
         """Publish a target pose (4, 4) in ``frame`` for ``chain``."""
         self.targets[chain].publish(pose_stamped(pose, frame, stamp))
 
-    def wait_for_command(self, condition, timeout: float = 10.0) -> JointState | None:
+    def wait_for_command(self, condition, timeout: float = DEFAULT_TIMEOUT) -> JointState | None:
         """Spin until a joint_commands message received from now on satisfies ``condition``."""
         scanned, found = len(self.commands), []
 

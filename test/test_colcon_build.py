@@ -34,3 +34,4 @@ def test_colcon_install_compiles_the_kernels(colcon_workspace):
     python = f"python{sys.version_info.major}.{sys.version_info.minor}"
     package = colcon_workspace.install / "ik_solvers" / "lib" / python / "site-packages" / "ik_solvers"
     assert (package / "solvers" / "numeric" / "__pycache__" / "kernels-complete.json").is_file()
+    assert (package / "whole_body" / "__pycache__" / "kernels-complete.json").is_file()  # the CoM's

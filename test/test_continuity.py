@@ -14,6 +14,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.geometric.vectors import SCALAR
 from ik_solvers.spatial import pose_error
 
 STEPS, MAX_STEP = 400, 0.04  # steps per path, largest joint change per step [rad]
@@ -84,6 +85,30 @@ def test_geometric_leg_follows_smooth_paths_without_a_jump(robot, overdrive):
         jumps, results = track(leg, sine_path(leg.chain, rng, 0.02, overdrive))
         assert all(r.success for r in results)
         assert jumps <= (overdrive > 1.0)
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+def test_geometric_leg_follows_a_path_across_the_border_of_its_hip_branches(robot):
+    """Where the two hip-plane branches meet, their solutions part like a square root and the
+    seed's own branch label continues into the *other* side's solution (the mirror of the path),
+    which later runs into a limit. Across the border the leg must follow the path itself."""
+    leg = make_solver("geometric", model_of(robot).chain("base_link", "r_sole"))
+    chain = leg.chain
+    start = np.clip([-0.36, 0.04, -1.2, 1.8, 0.5, -0.42], chain.lower + 0.05, chain.upper - 0.05)
+    low, high = chain.lower[4] + 0.05, chain.upper[4] - 0.05  # the ankle moves the foot across
+    side = lambda ankle: leg._seed_sides(np.r_[start[:4], ankle, start[5]], SCALAR)[0]
+    assert side(low) * side(high) < 0, "no border between the ankle's limits"
+    for _ in range(60):  # bisection: the ankle angle on the border
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if side(middle) * side(low) > 0 else (low, middle)
+    border = np.r_[start[:4], low, start[5]]
+    direction = np.array([-0.85, 0.35, 0.15, -0.15, -0.1, 0.35]) * np.sign(side(low + 0.1) - side(low))
+    path = np.clip(border + np.linspace(-0.15, 0.15, 31)[:, None] * direction, chain.lower, chain.upper)
+    previous = path[0]
+    for q, target in zip(path, chain.fk(path)):
+        result = leg.solve(target, seed=previous)
+        assert result.success and np.abs(result.q - q).max() < 1e-6, (q, result.q)
+        previous = result.q
 
 
 @pytest.mark.parametrize("robot", ROBOTS)
@@ -176,3 +201,20 @@ def test_at_the_alignment_the_split_keeps_the_third_joint_within_its_limit():
     result = arm.solve(chain.fk(true), seed=seed)
     assert result.success and result.continuous
     assert np.abs(result.q - true).max() < 1e-9
+
+
+@pytest.mark.parametrize("robot", list(ROBOTS))
+def test_a_seeded_batch_gives_what_single_solves_give(robot):
+    """solve_batch settles most seeded rows in columns (the seed's swivel, the interval's nearest
+    point, the swivels matching the seed's split) and the rest one by one: row for row the answer
+    and flag of ``solve``. Seeds near the answers, as while tracking, and a few far ones."""
+    arm = make_solver("geometric", model_of(robot).chain("base_link", "l_hand"))
+    chain, rng = arm.chain, np.random.default_rng(8)
+    answers = chain.random_configurations(400, rng)
+    seeds = answers + rng.normal(0.0, 0.02, answers.shape)
+    seeds[::40] = chain.random_configurations(10, rng)
+    batch = arm.solve_batch(chain.fk(answers), seeds=seeds)
+    singles = [arm.solve(target, seed=seed) for target, seed in zip(chain.fk(answers), seeds)]
+    np.testing.assert_allclose(batch.q, [single.q for single in singles], rtol=0.0, atol=1e-10)
+    assert list(batch.continuous) == [single.continuous for single in singles]
+    assert list(batch.success) == [single.success for single in singles]

@@ -116,7 +116,7 @@ def publish_until_counted(ik: IKNodeClient, state: JointState, condition) -> dic
         values = joint_states_status(ik)
         return values is not None and condition(values)
 
-    assert spin_until(ik.executor, counted, 10.0), f"{joint_states_status(ik)}\n{ik.output()}"
+    assert spin_until(ik.executor, counted), f"{joint_states_status(ik)}\n{ik.output()}"
     return joint_states_status(ik)
 
 

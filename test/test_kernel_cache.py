@@ -4,7 +4,8 @@ A fresh copy of the package (no cache, as after an install) prepares its kernels
 subprocesses, as a node's first start does: one is interrupted with SIGINT while compiling, one
 file of what it left is cut short, and the next start must say what it does, rebuild and finish;
 the start after that loads the cache; a cache file damaged later is rebuilt too. Two full compiles
-(about 40 s each on an idle 2-core machine).
+(about 40 s each on an idle 2-core machine). The centre of mass's kernels (a set of their own)
+are rebuilt after damage and after their source changed.
 """
 
 from __future__ import annotations
@@ -38,10 +39,13 @@ def fresh_install(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def start(root: Path) -> subprocess.Popen:
+PREPARE_COM = "from ik_solvers.whole_body import com_kernel; com_kernel.prepare()"
+
+
+def start(root: Path, code: str = PREPARE) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.Popen(
-        [sys.executable, "-c", PREPARE],
+        [sys.executable, "-c", code],
         cwd=root,  # `python -c` imports from the working directory first: not the repository's copy
         env=env,
         stdout=subprocess.PIPE,
@@ -50,9 +54,9 @@ def start(root: Path) -> subprocess.Popen:
     )
 
 
-def finish(root: Path) -> str:
+def finish(root: Path, code: str = PREPARE) -> str:
     """Start a preparation, wait for it; assert it succeeded; return what it printed."""
-    process = start(root)
+    process = start(root, code)
     output, _ = process.communicate(timeout=COMPILE_TIMEOUT)
     assert process.returncode == 0, output
     return output
@@ -93,3 +97,21 @@ def test_interrupted_or_damaged_cache_is_rebuilt_and_said_so(fresh_install):
     output = finish(fresh_install)
     assert "the kernel cache does not load" in output and "kernels compiled in" in output, output
     assert "compiling" not in finish(fresh_install)
+
+
+def test_the_centre_of_mass_kernels_are_kept_whole_too(fresh_install):
+    output = finish(fresh_install, PREPARE_COM)
+    assert "compiling the centre of mass's kernels" in output and "kernels compiled in" in output, output
+    assert "compiling" not in finish(fresh_install, PREPARE_COM)
+
+    cached = sorted(fresh_install.glob("ik_solvers/whole_body/__pycache__/com_kernel.com_jacobian-*.nbc"))
+    assert cached, "no cache file of com_jacobian"
+    cached[0].write_bytes(cached[0].read_bytes()[:100])  # damaged after it was complete
+    output = finish(fresh_install, PREPARE_COM)
+    assert "the kernel cache does not load" in output and "kernels compiled in" in output, output
+
+    source = fresh_install / "ik_solvers/whole_body/com_kernel.py"
+    source.write_text(source.read_text() + "\n")  # an update in place: the cache is stale
+    output = finish(fresh_install, PREPARE_COM)
+    assert "removing a partial or stale kernel cache" in output and "kernels compiled in" in output, output
+    assert "compiling" not in finish(fresh_install, PREPARE_COM)

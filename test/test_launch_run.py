@@ -29,7 +29,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseStamped, Twist
 from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 from ik_node_harness import pose_stamped, positions_of
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from workspaces import VENDOR_MISSING, build_composition_interfaces, launch_environment, vendor_present
@@ -48,6 +48,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_FILES = sorted(p.name for p in (REPO_ROOT / "launch").glob("*.launch.py"))
 START_TIMEOUT = 60.0  # [s] a node's start, with its kernels already compiled by colcon build
 STOP_TIMEOUT = 30.0  # [s] LaunchService: SIGINT to the nodes, SIGTERM after 5 s
+WALK_SPEED, WALK_SECONDS = 0.08, 6.0  # [m/s] forward command, [s] of simulated walking once stepping
+WALK_WALL_TIMEOUT = 120.0  # [s] of wall time for those simulated seconds (lock-step: a slow machine is slow)
 PACKAGED = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
 COVERED = (  # the files the tests below run
     "ik.launch.py",
@@ -156,7 +158,7 @@ def call(session, client, request, launched: Launched):
     return future.result()
 
 
-def resend_until(session, publisher, message, condition, timeout: float = 10.0) -> bool:
+def resend_until(session, publisher, message, condition, timeout: float = DEFAULT_TIMEOUT) -> bool:
     """Publish ``message`` every spin until ``condition()``: a message sent before discovery has
     completed on the node's side is lost, even once the publisher counts the match."""
 
@@ -284,14 +286,16 @@ def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch)
     launched.stop(("ik_node", "sim_node"))
 
 
-def test_walk_launch_turns_cmd_vel_into_steps_and_joint_commands(ros_module, launch):
+def test_walk_launch_walks_the_simulated_robot_on_cmd_vel(ros_module, launch):
+    """cmd_vel → walk_node → ik_node → sim_node (lock-stepped, simulated time): the free-standing
+    robot steps forward without falling, judged from the simulator's base pose."""
     node = ros_module.make_node("walk_launch_client")
     targets: list[WholeBodyTarget] = []
     commands: list[JointState] = []
     bases: list[PoseStamped] = []
     node.create_subscription(WholeBodyTarget, "whole_body/target", targets.append, 1000)
     node.create_subscription(JointState, "joint_commands", commands.append, 100)
-    node.create_subscription(PoseStamped, "/sim_node/base_pose", bases.append, 10)
+    node.create_subscription(PoseStamped, "/sim_node/base_pose", bases.append, 100)
     cmd_vel = node.create_publisher(Twist, "cmd_vel", 10)
 
     launched = launch("walk.launch.py")
@@ -300,13 +304,24 @@ def test_walk_launch_turns_cmd_vel_into_steps_and_joint_commands(ros_module, lau
     assert spin_until(ros_module.executor, up, START_TIMEOUT) and launched.alive(), launched.output()
     assert set(PACKAGED.chain("base_link", "l_sole").joint_names) <= set(commands[-1].name)
     forward = Twist()
-    forward.linear.x = 0.08
+    forward.linear.x = WALK_SPEED
     stepping = lambda: any(t.support != WholeBodyTarget.SUPPORT_DOUBLE for t in targets)
-    assert resend_until(ros_module, cmd_vel, forward, stepping, 15.0), launched.output()
-    commands.clear()
-    assert spin_until(ros_module.executor, lambda: len(commands) > 10), launched.output()
+    assert resend_until(ros_module, cmd_vel, forward, stepping, 30.0), launched.output()
+    start = bases[-1]
+    walked = lambda: seconds(bases[-1]) - seconds(start) >= WALK_SECONDS or not launched.alive()
+    assert resend_until(ros_module, cmd_vel, forward, walked, WALK_WALL_TIMEOUT), launched.output()
+    heights = [base.pose.position.z for base in bases]
+    assert min(heights) > 0.6 * heights[0], (
+        f"fell: torso from {heights[0]:.3f} m down to {min(heights):.3f} m"
+    )
+    advanced = bases[-1].pose.position.x - start.pose.position.x
+    assert advanced > 0.3 * WALK_SPEED * WALK_SECONDS, f"{advanced:.3f} m in {WALK_SECONDS} s simulated"
     assert all(np.isfinite(commands[-1].position))
     launched.stop(("walk_node", "ik_node", "sim_node"))
+
+
+def seconds(message: PoseStamped) -> float:
+    return message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
 
 
 def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):

@@ -82,6 +82,7 @@ class CenterOfMass:
                 "positive <mass> on its links"
             )
         links = len(self.tree[0])
+        com_kernel.prepare()
         self._scratch = (np.empty((links, 3, 4)), np.empty((links, 4)), np.empty((3, 4)))
 
     def index(self, name: str) -> int:

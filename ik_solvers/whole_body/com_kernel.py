@@ -15,8 +15,12 @@ transforms are stored (the bottom row is always 0 0 0 1).
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import numpy as np
 
+from ik_solvers.solvers.numeric import kernel_cache
 from ik_solvers.solvers.numeric.jit import borrowing
 
 FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
@@ -115,7 +119,15 @@ def com_jacobian_batch(tree, q, frames, subtree, motion, com, jacobian):
         com_jacobian(tree, q[i], frames, subtree, motion, com[i], jacobian[i])
 
 
+@functools.cache
 def prepare() -> None:
+    """Compile the kernels, or load them from numba's on-disk cache, once per process; a partial or
+    stale cache is rebuilt and said so, never fatal (:mod:`ik_solvers.solvers.numeric.kernel_cache`).
+    :class:`~ik_solvers.whole_body.center_of_mass.CenterOfMass` calls this before its first use."""
+    kernel_cache.prepare(KERNELS)
+
+
+def _compile_kernels() -> None:
     """Compile both kernels (or load them from numba's cache) on a two-link tree."""
     parent, kind, index = np.array([-1, 0]), np.array([FIXED, REVOLUTE]), np.array([-1, 0])
     origin = np.zeros((2, 3, 4))
@@ -124,3 +136,12 @@ def prepare() -> None:
     scratch = (np.empty((2, 3, 4)), np.empty((2, 4)), np.empty((3, 4)))
     com_jacobian_batch(tree, np.zeros((1, 1)), *scratch, np.empty((1, 3)), np.empty((1, 3, 1)))
     com_jacobian(tree, np.zeros(1), *scratch, np.empty(3), np.empty((3, 1)))
+
+
+KERNELS = kernel_cache.KernelSet(
+    "the centre of mass's kernels",
+    "a few seconds, once",
+    (Path(__file__).resolve().parent,),
+    _compile_kernels,
+    pattern=Path(__file__).name,
+)

@@ -31,6 +31,8 @@ foot roll axis closer to H than W) the nearest pose is returned with success Fal
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ik_solvers.chain import Chain
@@ -47,8 +49,10 @@ from ik_solvers.solvers.geometric.vectors import (
 
 FAR, CLOSE, LATERAL = 1, 2, 3
 REACH_SLACK = 1e-12  # [m]
-NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the seed is taken as it is
-# (near the border of two branches both are within 0.2-0.5 rad of the seed: the nearer one wins)
+NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the seed is taken as it is,
+# unless the seed is near the border of two branches (the nearer one wins there)
+HIP_BORDER = 0.05  # [1] × the leg's reach: a seed this near the hip planes' border tries both
+KNEE_BORDER = 0.05  # [rad] a knee this near the stretch tries both bends
 BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # (hip, knee): default first
 
 
@@ -183,17 +187,30 @@ class LegSolver(BranchSolver):
         leg plane (F the foot roll axis point, x_f its direction), which tells the two tangent planes
         of the module docstring apart.
         """
+        hip, knee = self._seed_sides(seed, ops)
+        natural = self.two_link.natural
+        return ops.where(hip >= 0.0, self.hip_sign, -self.hip_sign), ops.where(knee >= 0.0, natural, -natural)
+
+    def _near_border(self, seed, ops: Ops):
+        """True where the seed is near the border of its hip or knee branch: there the branches'
+        solutions meet and part like a square root, and the seed's own label may already be the
+        other side's continuation (a path crossing the border), so every branch is tried."""
+        hip, knee = self._seed_sides(seed, ops)
+        return (abs(hip) < HIP_BORDER * self.two_link.reach_max) | (abs(knee) < math.sin(KNEE_BORDER))
+
+    def _seed_sides(self, seed, ops: Ops):
+        """Signed hip-plane side [m] ((F - H) · (y' × x_f)) and knee side (sin of the bend from the
+        stretch) of the seed's pitch joints (floats or columns); see :meth:`_seed_branch`."""
         sign3, sign4, sign5 = self._pitch_signs
         two = self.two_link
         phi_upper, phi_knee = sign3 * seed[2], sign4 * seed[3]
-        knee = ops.where(ops.sin(phi_knee + two.kappa) >= 0.0, two.natural, -two.natural)
         phi_thigh, phi = phi_upper + phi_knee, phi_upper + phi_knee + sign5 * seed[4]
         (ux, uz), (x1, z1), (x2, z2) = self._upper_point, two.link1, self._link2
         c3, s3, c34, s34 = ops.cos(phi_upper), ops.sin(phi_upper), ops.cos(phi_thigh), ops.sin(phi_thigh)
         ankle_x = ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34
         ankle_z = uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34
         side = ops.cos(phi) * ankle_z - ops.sin(phi) * ankle_x + self._foot_offset[1]
-        return ops.where(side >= 0.0, self.hip_sign, -self.hip_sign), knee
+        return side, ops.sin(phi_knee + two.kappa)
 
     def _hip_angles(self, pitch_axis, ops: Ops):
         """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""

@@ -7,7 +7,8 @@ functions cached and their callers not; a file can be cut short (disk full, a ki
 update in place leaves callers' caches stale. Loading such a cache has crashed starts with numba's
 errors ("no compiled object yet for <Library 'run_rounds'>", "pickle data was truncated").
 
-Here the kernels are prepared as a unit. A marker written after a complete compile records what it
+Here each set of kernels (a :class:`KernelSet`: the Jacobian solver's, the centre of mass's) is
+prepared as a unit. A marker written after a complete compile records what it
 was made from (numba, Python, CPU, and each kernel source's size and time stamp):
 
 - the marker matches: the kernels load from the cache (about 0.5 s);
@@ -31,81 +32,110 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 from llvmlite import binding
 
 LOG = logging.getLogger("ik_solvers.kernels")
+PACKAGE = Path(__file__).resolve().parents[2]  # the ik_solvers folder
 NUMERIC = Path(__file__).resolve().parent
-SOURCE_FOLDERS = (NUMERIC, NUMERIC / "kernels")  # where the cached kernels' sources live
-CACHE_FOLDERS = tuple(folder / "__pycache__" for folder in SOURCE_FOLDERS)
-MARKER = CACHE_FOLDERS[0] / "kernels-complete.json"
-LOCK = CACHE_FOLDERS[0] / "kernels.lock"
-FIRST_COMPILE = "about 40 s on a 2-core machine, once; later starts load them in about 0.5 s"
 
 
-def prepare(compile_kernels: Callable[[], None]) -> None:
-    """Run ``compile_kernels`` (which compiles every kernel, or loads it from the cache) safely.
+@dataclass(frozen=True)
+class KernelSet:
+    """Compiled kernels that are cached, checked and rebuilt together.
+
+    Attributes:
+        name: what they are, for the log ("the Jacobian solver's kernels").
+        duration: how long a first compile takes, for the log.
+        source_folders: the folders of their sources; each one's ``__pycache__`` holds their cache,
+            the first one's also the marker and the lock.
+        compile: compiles every kernel of the set (or loads it from numba's cache).
+        pattern: which files of the folders are their sources (numba names a cache file after
+            its source: ``<source stem>.<function>-<line>.py311.nbi``).
+    """
+
+    name: str
+    duration: str
+    source_folders: tuple[Path, ...]
+    compile: Callable[[], None]
+    pattern: str = "*.py"
+
+    def sources(self) -> list[Path]:
+        return [path for folder in self.source_folders for path in sorted(folder.glob(self.pattern))]
+
+    @property
+    def cache_folders(self) -> tuple[Path, ...]:
+        return tuple(folder / "__pycache__" for folder in self.source_folders)
+
+    @property
+    def marker(self) -> Path:
+        return self.cache_folders[0] / "kernels-complete.json"
+
+
+def prepare(kernels: KernelSet) -> None:
+    """Compile ``kernels`` (or load them from the cache) safely: see the module docstring.
 
     Where the cache folder cannot be written (a read-only install), numba compiles in memory in
     every process (:mod:`.jit`) and this only says so and times it.
     """
     try:
-        CACHE_FOLDERS[0].mkdir(exist_ok=True)
-        lock = open(LOCK, "a")  # noqa: SIM115 - held for the whole preparation below
+        kernels.cache_folders[0].mkdir(exist_ok=True)
+        lock = open(kernels.cache_folders[0] / "kernels.lock", "a")  # noqa: SIM115 - held below
     except OSError:
-        _compile(compile_kernels, "no writable cache folder: compiling the kernels in memory")
+        _compile(kernels, f"no writable cache folder: compiling {kernels.name} in memory")
         return
     with lock:
-        _wait_for(lock)
-        _prepare_locked(compile_kernels)
+        _wait_for(lock, kernels)
+        _prepare_locked(kernels)
 
 
-def _wait_for(lock) -> None:
+def _wait_for(lock, kernels: KernelSet) -> None:
     """Take the cache's file lock (released when ``lock`` closes); say so when another process
     holds it (it is compiling the kernels)."""
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        LOG.warning("waiting for another process that is compiling the kernels")
+        LOG.warning(f"waiting for another process that is compiling {kernels.name}")
         fcntl.flock(lock, fcntl.LOCK_EX)
 
 
-def _prepare_locked(compile_kernels: Callable[[], None]) -> None:
-    expected = fingerprint()
-    if _marker() == expected:
+def _prepare_locked(kernels: KernelSet) -> None:
+    expected = fingerprint(kernels)
+    if _marker(kernels) == expected:
         try:
-            compile_kernels()
+            kernels.compile()
             return
         except Exception as error:  # noqa: BLE001 - numba's cache raises many types; all mean "rebuild"
             LOG.warning(f"the kernel cache does not load ({type(error).__name__}: {error}); rebuilding it")
-            _remove_cache()
+            _remove_cache(kernels)
     else:
-        stale = _cache_files()
+        stale = _cache_files(kernels)
         if stale:
             LOG.warning(
-                f"removing a partial or stale kernel cache ({len(stale)} files in {CACHE_FOLDERS[0].parent})"
+                f"removing a partial or stale kernel cache ({len(stale)} files in "
+                f"{kernels.cache_folders[0].parent})"
             )
-            _remove_cache()
-    _compile(compile_kernels, f"compiling the Jacobian solver's kernels ({FIRST_COMPILE})")
-    MARKER.write_text(json.dumps(expected, indent=1))
+            _remove_cache(kernels)
+    _compile(kernels, f"compiling {kernels.name} ({kernels.duration})")
+    kernels.marker.write_text(json.dumps(expected, indent=1))
 
 
-def _compile(compile_kernels: Callable[[], None], announcement: str) -> None:
+def _compile(kernels: KernelSet, announcement: str) -> None:
     LOG.warning(announcement)
     start = time.perf_counter()
-    compile_kernels()
+    kernels.compile()
     LOG.warning(f"kernels compiled in {time.perf_counter() - start:.1f} s")
 
 
-def fingerprint() -> dict[str, object]:
+def fingerprint(kernels: KernelSet) -> dict[str, object]:
     """What a complete cache was made from: numba, Python, the CPU, each kernel source's stamp."""
     sources = {}
-    for folder in SOURCE_FOLDERS:
-        for path in sorted(folder.glob("*.py")):
-            stat = path.stat()
-            sources[str(path.relative_to(NUMERIC))] = [stat.st_mtime_ns, stat.st_size]
+    for path in kernels.sources():
+        stat = path.stat()
+        sources[str(path.relative_to(PACKAGE))] = [stat.st_mtime_ns, stat.st_size]
     return {
         "numba": numba.__version__,
         "python": sys.version,
@@ -114,31 +144,37 @@ def fingerprint() -> dict[str, object]:
     }
 
 
-def _marker() -> dict | None:
+def _marker(kernels: KernelSet) -> dict | None:
     try:
-        return json.loads(MARKER.read_text())
+        return json.loads(kernels.marker.read_text())
     except (OSError, ValueError):
         return None
 
 
-def _cache_files() -> list[Path]:
+def _cache_files(kernels: KernelSet) -> list[Path]:
     return [
-        path for folder in CACHE_FOLDERS for pattern in ("*.nbi", "*.nbc") for path in folder.glob(pattern)
+        path
+        for source in kernels.sources()
+        for suffix in ("nbi", "nbc")
+        for path in (source.parent / "__pycache__").glob(f"{source.stem}.*.{suffix}")
     ]
 
 
-def _remove_cache() -> None:
-    MARKER.unlink(missing_ok=True)
-    for path in _cache_files():
+def _remove_cache(kernels: KernelSet) -> None:
+    kernels.marker.unlink(missing_ok=True)
+    for path in _cache_files(kernels):
         path.unlink(missing_ok=True)
 
 
 def main() -> int:
-    """Prepare the kernels now (``python -m ik_solvers.solvers.numeric.kernel_cache``)."""
+    """Prepare every kernel set now (``python -m ik_solvers.solvers.numeric.kernel_cache``): the
+    Jacobian solver's and the centre of mass's."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from ik_solvers.solvers.numeric.jacobian import prepare_kernels
+    from ik_solvers.whole_body import com_kernel
 
     prepare_kernels()
+    com_kernel.prepare()
     LOG.warning("kernels ready")
     return 0
 

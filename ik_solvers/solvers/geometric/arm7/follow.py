@@ -17,16 +17,24 @@ third joints. Along a smooth path the answer is then:
 3. when the interval is empty on the seed's branches, None: the caller falls back to any branch and
    reports the result as not continuous.
 
-Floats only (one target); :func:`follow_fast_columns` is step 1 on numpy columns for batches.
+:func:`follow_one` runs on floats (one target). For batches, :func:`follow_fast_columns` is step 1
+on numpy columns and :func:`follow_columns` the first candidates of step 2 (the interval's nearest
+point, the swivels matching the seed's split) in the same order; the rows these leave go to
+:func:`follow_one`.
 """
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
-from ik_solvers.solvers.geometric.arm7.swivel_search import feasible_span_one, matching_swivels_one
-from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR, tmatvec
+from ik_solvers.solvers.geometric.arm7.swivel_search import (
+    feasible_span_one,
+    matching_swivels,
+    matching_swivels_one,
+    nearest_feasible_swivel,
+)
+from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR, Ops, tmatvec
 
 FOLLOW_STEP = 0.05  # [rad] the seed's swivel is kept while no joint moves more than this from the seed
 REFINE_STEPS = 6  # Gauss-Newton steps on the swivel
@@ -50,10 +58,41 @@ def seed_branches(geo, arm, frame, ops):
 def follow_fast_columns(geo, arm):
     """Step 1 on a block of columns: (q (7 columns), rows where it holds (bool column))."""
     q, violation, _ = seed_branches(geo, arm, arm.frame, COLUMNS)
-    step = 0.0
-    for x, s in zip(q, arm.seed):
-        step = COLUMNS.maximum(step, abs(x - s))
-    return q, (violation <= LIMIT_TOLERANCE) & (step <= FOLLOW_STEP)
+    return q, (violation <= LIMIT_TOLERANCE) & (_step(q, arm.seed, COLUMNS) <= FOLLOW_STEP)
+
+
+def follow_columns(geo, arm, groups: list):
+    """The first candidates of :func:`follow_one` for a block of rows (columns), in its order.
+
+    Where ψ = 0 leaves the limits, the feasible point nearest 0 on the seed's branches; then, while
+    the best so far is more than ``FOLLOW_STEP`` from the seed, the swivels where a first or third
+    joint takes its seed value (nearest 0 first). ``groups``: the swivel search's groups of ``arm``.
+    Returns q (7 columns) and the rows it settled (an answer within ``FOLLOW_STEP`` of the seed:
+    what :func:`follow_one` returns for them); the other rows need :func:`follow_one`.
+    """
+    q, violation, branches = seed_branches(geo, arm, arm.frame, COLUMNS)
+    inside = violation <= LIMIT_TOLERANCE
+    psi, found = nearest_feasible_swivel([group + (branch,) for group, branch in zip(groups, branches)])
+    moved = _at(geo, arm, branches, np.where(inside, 0.0, psi), COLUMNS)
+    q = [np.where(inside, x, y) for x, y in zip(q, moved)]
+    distance = _distance(q, arm.seed)
+    settled = (inside | found) & (_step(q, arm.seed, COLUMNS) <= FOLLOW_STEP)
+    searching = (inside | found) & ~settled
+    swivels = np.concatenate([matching_swivels(triple, forms, seed) for triple, forms, seed in groups])
+    swivels = np.take_along_axis(swivels, np.argsort(np.abs(swivels), axis=0, kind="stable"), axis=0)
+    for psi in swivels:  # NaN (no root) sorts last
+        trying = searching & ~np.isnan(psi)
+        if not trying.any():
+            break
+        frame = _turned(arm, np.where(trying, psi, 0.0), COLUMNS)
+        candidate, violation, _ = seed_branches(geo, arm, frame, COLUMNS)
+        nearer = _distance(candidate, arm.seed)
+        better = trying & (violation <= LIMIT_TOLERANCE) & (nearer < distance)
+        q = [np.where(better, x, y) for x, y in zip(candidate, q)]
+        distance = np.where(better, nearer, distance)
+        done = better & (_step(candidate, arm.seed, COLUMNS) <= FOLLOW_STEP)
+        settled, searching = settled | done, searching & ~done
+    return q, settled
 
 
 def follow_one(geo, arm, groups_of):
@@ -92,9 +131,7 @@ def _best_sample(geo, arm, best, swivels):
     ``FOLLOW_STEP`` of the seed ends the search."""
     best_distance = _distance(best[2], arm.seed)
     for psi in swivels:
-        c, s = math.cos(psi), math.sin(psi)
-        frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
-        q, violation, branches = seed_branches(geo, arm, frame, SCALAR)
+        q, violation, branches = seed_branches(geo, arm, _turned(arm, psi, SCALAR), SCALAR)
         distance = _distance(q, arm.seed)
         if violation <= LIMIT_TOLERANCE and distance < best_distance:
             best, best_distance = (psi, branches, q), distance
@@ -139,18 +176,19 @@ def _residuals(geo, q, seed) -> list[float]:
     return [x - s for x, s in zip(q, seed)] + near
 
 
-def _at(geo, arm, branches, psi: float):
-    """q at swivel ψ (relative to the construction's frame) on the given branches (floats)."""
-    c, s = math.cos(psi), math.sin(psi)
-    frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
-    shoulder, _ = geo.shoulder.on_branch(
-        geo.shoulder.entries(frame, SCALAR), arm.seed[:3], branches[0], SCALAR
-    )
-    wrist_rotation = _wrist_rotation(geo, arm, frame, SCALAR)
-    wrist, _ = geo.wrist.on_branch(
-        geo.wrist.entries(wrist_rotation, SCALAR), arm.seed[4:], branches[1], SCALAR
-    )
+def _at(geo, arm, branches, psi, ops: Ops = SCALAR):
+    """q at swivel ψ [rad] (relative to the construction's frame) on the given branches."""
+    frame = _turned(arm, psi, ops)
+    shoulder, _ = geo.shoulder.on_branch(geo.shoulder.entries(frame, ops), arm.seed[:3], branches[0], ops)
+    wrist_rotation = _wrist_rotation(geo, arm, frame, ops)
+    wrist, _ = geo.wrist.on_branch(geo.wrist.entries(wrist_rotation, ops), arm.seed[4:], branches[1], ops)
     return shoulder + (arm.q4,) + wrist
+
+
+def _turned(arm, psi, ops: Ops):
+    """The construction's shoulder rotation turned by the swivel ψ [rad] about the shoulder→wrist axis."""
+    c, s = ops.cos(psi), ops.sin(psi)
+    return tuple(ops.rotate(arm.axis, c, s, column) for column in arm.frame)
 
 
 def _wrist_rotation(geo, arm, frame, ops):
@@ -168,8 +206,12 @@ def _violation(geo, q) -> float:
     return geo.shoulder.violation(q[:3], SCALAR) + geo.wrist.violation(q[4:], SCALAR)
 
 
-def _step(q, seed) -> float:
-    return max(abs(x - s) for x, s in zip(q, seed))
+def _step(q, seed, ops: Ops = SCALAR):
+    """The largest joint change [rad] from the seed (a float, or a column)."""
+    step = 0.0
+    for x, s in zip(q, seed):
+        step = ops.maximum(step, abs(x - s))
+    return step
 
 
 def _distance(q, seed) -> float:

@@ -43,7 +43,7 @@ from ik_solvers.solvers.geometric.arm7.elbow_direction import (
     select,
     toward,
 )
-from ik_solvers.solvers.geometric.arm7.follow import follow_fast_columns, follow_one
+from ik_solvers.solvers.geometric.arm7.follow import follow_columns, follow_fast_columns, follow_one
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     form_coefficients,
@@ -178,6 +178,14 @@ class Arm7Solver(GeometricSolver):
         arm = _construct(self, COLUMNS, rotation, position, seed, None, True)
         q, fast = follow_fast_columns(self.geometry, arm)
         q = [np.broadcast_to(x, arm.q4.shape).copy() for x in q]
+        fast = np.broadcast_to(fast, arm.q4.shape).copy()
+        pending = np.flatnonzero(~fast & (arm.reason != ELBOW_LIMITS))
+        if pending.size:
+            rows = rows_of(arm, pending)
+            moved, settled = follow_columns(self.geometry, rows, _groups(self.geometry, rows, COLUMNS))
+            for i in range(7):
+                q[i][pending[settled]] = np.broadcast_to(moved[i], settled.shape)[settled]
+            fast[pending[settled]] = True
         slow = np.flatnonzero(~fast | (arm.reason == ELBOW_LIMITS))
         found = self._finish(q, arm.reason, rotation, position, COLUMNS)
         return (*found, np.broadcast_to(arm.kept, arm.q4.shape), slow.tolist())

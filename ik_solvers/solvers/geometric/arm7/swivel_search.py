@@ -48,7 +48,11 @@ def _limit_roots(triple: AxisTriple, forms: np.ndarray) -> np.ndarray:
     equations = triple.limit_equations()
     combined = np.einsum("ek,kjm->ejm", equations[:, :ENTRY_COUNT], forms)
     combined[:, 2] += equations[:, ENTRY_COUNT, None]
-    k_c, k_s, k_1 = combined[:, 0], combined[:, 1], combined[:, 2]
+    return _form_roots_columns(combined[:, 0], combined[:, 1], combined[:, 2])
+
+
+def _form_roots_columns(k_c: np.ndarray, k_s: np.ndarray, k_1: np.ndarray) -> np.ndarray:
+    """:func:`_form_roots` on (E, M) arrays of equations: (2E, M) roots in (-π, π], NaN where none."""
     amplitude = np.hypot(k_c, k_s)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = -k_1 / amplitude  # cos(ψ - γ), γ the phase of (k_c, k_s)
@@ -59,11 +63,14 @@ def _limit_roots(triple: AxisTriple, forms: np.ndarray) -> np.ndarray:
 
 
 def _feasible(group: Group, cos_psi: np.ndarray, sin_psi: np.ndarray) -> np.ndarray:
-    """(K, M) True where some branch of the group has all three joints within limits at ψ."""
-    triple, forms, seed = group
+    """(K, M) True where some branch of the group (or the group's own branch) has all three joints
+    within limits at ψ."""
+    triple, forms, seed = group[:3]
     entries = tuple(forms[i, 0] * cos_psi + forms[i, 1] * sin_psi + forms[i, 2] for i in range(6))
-    violations = [triple.violation(angles, COLUMNS) for angles in triple.branches(entries, seed, COLUMNS)]
-    return np.minimum(*violations) <= LIMIT_TOLERANCE
+    first, second = (triple.violation(angles, COLUMNS) for angles in triple.branches(entries, seed, COLUMNS))
+    if len(group) > 3:
+        return np.where(group[3], first, second) <= LIMIT_TOLERANCE
+    return np.minimum(first, second) <= LIMIT_TOLERANCE
 
 
 def _as_array(forms: list) -> np.ndarray:
@@ -82,10 +89,10 @@ def nearest_feasible_swivel(groups: list[Group]) -> tuple[np.ndarray, np.ndarray
     Returns:
         psi: (M,) the nearest feasible swivel, 0 where none exists. found: (M,) bool.
     """
-    groups = [(triple, _as_array(forms), seed) for triple, forms, seed in groups]
+    groups = [(group[0], _as_array(group[1]), *group[2:]) for group in groups]
     count = groups[0][1].shape[-1]
     ends = np.full((1, count), np.pi)
-    bounds = np.concatenate([_limit_roots(triple, forms) for triple, forms, _ in groups] + [-ends, ends])
+    bounds = np.concatenate([_limit_roots(triple, forms) for triple, forms, *_ in groups] + [-ends, ends])
     bounds = np.sort(np.where(np.isnan(bounds), np.pi, bounds), axis=0)
     low, high = bounds[:-1], bounds[1:]
     middle = 0.5 * (low + high)
@@ -143,6 +150,17 @@ def matching_swivels_one(triple: AxisTriple, forms: list, angles: tuple) -> list
         c, s = math.cos(angle), sign * math.sin(angle)
         roots += _form_roots(*(c * forms[i][k] + s * forms[j][k] for k in range(3)))
     return roots
+
+
+def matching_swivels(triple: AxisTriple, forms: list, angles: tuple) -> np.ndarray:
+    """:func:`matching_swivels_one` for M arms (columns): (4, M) swivels in the same order, NaN
+    where an equation has no root."""
+    rows = []
+    for (i, j, sign), angle in (((1, 2, 1.0), angles[0]), ((3, 6, -1.0), angles[2])):
+        c, s = np.cos(angle), sign * np.sin(angle)
+        k_c, k_s, k_1 = (c * forms[i][k] + s * forms[j][k] for k in range(3))
+        rows.append(_form_roots_columns(*(np.atleast_2d(x) for x in np.broadcast_arrays(k_c, k_s, k_1))))
+    return np.concatenate(rows)
 
 
 def _form_roots(k_c: float, k_s: float, k_1: float) -> list[float]:
