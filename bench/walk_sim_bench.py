@@ -5,10 +5,12 @@ packaged robot, ``config/walk.yaml``) walks forward for 8 s; prints the median a
 percentile of one control cycle's pattern generator + stance solve [µs], of the simulator's
 physics for the same 10 ms [µs], and the loop's real-time factor (simulated over wall time).
 Part 2 (``--programme``): the demo's walking programme (forward 1 m, turn 90°, sidestep 0.3 m)
-in the same loop, on the packaged robot, printed as the demo's walking table.
+in the same loop, printed as the demo's walking table, on the packaged robot and the factory
+variants of ``test/walking_robots.py`` (other leg lengths, hip widths, masses), and on
+``--urdf FILE`` if given.
 Part 3 (``--demo``): runs the free-standing ``ik_demo`` (about two minutes) and prints the
 real-time factor its simulator reported, the demo's wall time and whether the robot fell.
-Run: ``make bench`` or ``python bench/walk_sim_bench.py [--demo]``.
+Run: ``make bench`` or ``python bench/walk_sim_bench.py [--programme] [--urdf FILE] [--demo]``.
 """
 
 from __future__ import annotations
@@ -44,12 +46,24 @@ def offline_loop() -> None:
     print(f"  real-time factor        {(walker.robot.time - start_sim) / wall:7.2f}")
 
 
-def programme() -> None:
+def robots(urdf: Path | None) -> dict[str, str]:
+    """name → URDF XML: the packaged robot, the walking variants, ``urdf`` when given."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
+    from walking_robots import WALKING_VARIANTS, variant_urdf
+
+    chosen = {"packaged": package_share_path("urdf", "humanoid.urdf").read_text()}
+    chosen.update({name: variant_urdf(name) for name in WALKING_VARIANTS})
+    if urdf is not None:
+        chosen[str(urdf)] = urdf.read_text()
+    return chosen
+
+
+def programme(name: str, urdf: str) -> None:
     from ik_solvers.demo.walk_report import format_walk_table, walk_metrics
     from ik_solvers.demo.walk_run import WalkRun
     from ik_solvers.demo.walk_timeline import walk_commands
 
-    walker = OfflineWalker(package_share_path("urdf", "humanoid.urdf").read_text(), load_walk_config())
+    walker = OfflineWalker(urdf, load_walk_config())
     walker.settle(0.5)
     run, start = WalkRun(walker.log), time.perf_counter()
     for command in walk_commands(walker.generator):
@@ -57,6 +71,7 @@ def programme() -> None:
         walker.run([(command.duration, command.command)])
         run.stretches.append((command.name, begin, walker.robot.time))
     run.real_time_factors.append((walker.robot.time - run.stretches[0][1]) / (time.perf_counter() - start))
+    print(f"\n{name}:")
     print(format_walk_table(walk_metrics(run, walker.log.bases[0][2])))
     print("  (offline loop: no ROS; its real-time factor is that of the loop, not of the demo)")
 
@@ -80,11 +95,13 @@ def demo() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programme", action="store_true", help="the demo's walk in the offline loop")
+    parser.add_argument("--urdf", type=Path, help="--programme also on this robot")
     parser.add_argument("--demo", action="store_true", help="also run the free-standing demo (~2.5 min)")
     options = parser.parse_args()
     offline_loop()
     if options.programme:
-        programme()
+        for name, urdf in robots(options.urdf).items():
+            programme(name, urdf)
     if options.demo:
         demo()
 

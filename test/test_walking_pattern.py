@@ -139,9 +139,12 @@ def test_steps_respect_the_reach_limits(walks):
 
 def test_commands_are_clipped_to_the_step_limits():
     generator = WalkingPatternGenerator(robot("packaged"))
-    clipped = generator.set_command(5.0, -5.0, 5.0)
-    assert np.allclose(np.abs(clipped), generator.max_command)
-    assert clipped[1] < 0
+    largest = generator.max_command
+    clipped = generator.set_command(5.0, 0.0, -5.0)
+    assert np.allclose(clipped, [largest[0], 0.0, -largest[2]])
+    clipped = generator.set_command(5.0, -5.0, 5.0)  # forward and sideways: on the ellipse of both
+    assert np.hypot(*(clipped[:2] / largest[:2])) == pytest.approx(1.0)
+    assert clipped[0] > 0 and clipped[1] < 0 and clipped[2] == pytest.approx(largest[2])
     with pytest.raises(ValueError, match="finite"):
         generator.set_command(float("nan"), 0.0, 0.0)
 

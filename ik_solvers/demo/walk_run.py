@@ -74,12 +74,14 @@ class WalkDemoNode(Node):
         self.create_subscription(PoseStamped, "/sim_node/base_pose", self.on_base_pose, 100)
         self.create_subscription(Float64, "/sim_node/real_time_factor", self.on_rtf, 10)
         self.last_zmp: np.ndarray | None = None
+        self.sent = self.received = 0  # whole-body targets sent by this node, and seen on the topic
 
     def now(self) -> float:
         """[s] of simulated time since the node started."""
         return node_seconds(self) - self.start
 
     def on_target(self, message: WholeBodyTarget) -> None:
+        self.received += 1
         com = np.array([message.com_target.x, message.com_target.y])
         zmp = com if self.last_zmp is None else self.last_zmp
         left, right = pose_to_matrix(message.left_sole), pose_to_matrix(message.right_sole)
@@ -123,6 +125,7 @@ class WalkDemoNode(Node):
         message.torso_orientation.w = 1.0
         message.torso_height = float(pose.height if height is None else height)
         self.target_publisher.publish(message)
+        self.sent += 1
 
     def where(self) -> str:
         """The torso's simulated position, heading and tilt, for the progress line."""
@@ -183,11 +186,17 @@ def run_walk(
         )
         run.stretches.append(("posture", begin, node.now()))
         start_walk_node()
-        walkers = lambda: (
-            node.target_publisher.get_subscription_count() > 0
-            and node.count_publishers("whole_body/target") > 1
-        )
-        _spin_until(executor, walkers, check_children, "walk_node")
+        walkers = lambda: node.received > node.sent  # a target that this node did not send
+        # hold the last posture until walk_node's first target: without a target each period, the
+        # lock-stepped simulator would wait its timeout per period while walk_node starts
+        held = {"t": None}
+
+        def hold_posture() -> None:
+            if node.now() != held["t"]:
+                held["t"] = node.now()
+                node.send_posture(timeline, timeline.DURATION)
+
+        _spin_until(executor, walkers, check_children, "walk_node", act=hold_posture)
         for command in commands:
             begin = node.now()
             _every(

@@ -24,7 +24,8 @@ Two ways to keep time:
   wall time without one, so that nothing deadlocks when no one commands; never faster than real
   time (real-time factor at most 1). A stalled controller then stalls the simulated world with
   it, as in simulators driven by ROS (Gazebo's lock-step). Messages are stamped with the
-  simulated time. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
+  simulated time. While it waits, ``/clock`` repeats the unchanged time every
+  ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
 
 Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
@@ -56,6 +57,9 @@ from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
+CLOCK_KEEPALIVE = 0.1  # [s] of wall time between /clock messages while a lock-stepped run waits:
+# each /clock wakes every use_sim_time node, and repeating an unchanged time at the timer's rate
+# (200 Hz) cost the demo's four nodes CPU that a busy 2-core machine lacked (real-time factor)
 
 
 class SimNode(Node):
@@ -90,6 +94,7 @@ class SimNode(Node):
         self.clock_publisher = self.create_publisher(Clock, "/clock", 10)
         self.create_subscription(JointState, "joint_commands", self.on_command, 10)
         self.wall_start = self.report_wall = time.monotonic()
+        self.clock_wall = -math.inf  # [s] wall time of the last /clock message
         self.report_sim = 0.0
         self.gate = self._lock_step_gate()
         self.create_timer(1.0 / rate, self.on_tick)
@@ -143,7 +148,8 @@ class SimNode(Node):
         """Advance the physics (to the wall clock, or lock-stepped), publish, report the real-time factor."""
         now = time.monotonic()
         if self.gate is not None:
-            if not self._lock_step():  # waiting: the clock still ticks, for nodes that join late
+            waited = now - self.clock_wall >= CLOCK_KEEPALIVE
+            if not self._lock_step() and waited:  # waiting: the clock still ticks, for nodes that join late
                 self.publish_clock()
         else:
             self._follow_wall_clock(now)
@@ -165,6 +171,7 @@ class SimNode(Node):
         """Publish the simulated time on ``/clock``; return it."""
         simulated = Time(nanoseconds=round(self.robot.time * 1e9))
         self.clock_publisher.publish(Clock(clock=simulated.to_msg()))
+        self.clock_wall = time.monotonic()
         return simulated
 
     def _follow_wall_clock(self, now: float) -> None:

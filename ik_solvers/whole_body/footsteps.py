@@ -93,7 +93,8 @@ class FootstepPlanner:
 
     def set_command(self, command: np.ndarray, now: float, horizon: float) -> np.ndarray:
         """Re-plan with ``command`` (3,) (forward, lateral [m/s], yaw rate [rad/s]), clipped to
-        :attr:`max_command`; returns the clipped one.
+        :attr:`max_command` (forward and lateral together to the ellipse of their limits);
+        returns the clipped one.
 
         The plan is kept as it is until ``config.command_delay`` after ``now`` [s] (to the end of
         the step under way then): the preview controller must see every change of the ZMP
@@ -101,6 +102,11 @@ class FootstepPlanner:
         re-planned up to ``now + horizon``.
         """
         command = np.clip(np.asarray(command, dtype=float), -self.max_command, self.max_command)
+        # forward and sideways at once: within the ellipse of the two limits (both at their
+        # limits put the swing sole beyond the leg's reach)
+        planar = float(np.hypot(*(command[:2] / self.max_command[:2])))
+        if planar > 1.0:
+            command[:2] /= planar
         if np.array_equal(command, self.command):
             return command
         self.command = command
