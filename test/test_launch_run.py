@@ -286,6 +286,41 @@ def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch)
     launched.stop(("ik_node", "sim_node"))
 
 
+def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):
+    calibration_file = REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml"
+    calibration = load_calibration(calibration_file)
+    leg = PACKAGED.chain("base_link", "l_sole")
+    node = ros_module.make_node("servo_bridge_launch_client")
+    states: list[JointState] = []
+    node.create_subscription(JointState, "/joint_states", states.append, 10)
+    target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
+    solve = node.create_client(SolveIK, "solve_ik")
+    emulator = EmulatorProcess(
+        ["--calibration", str(calibration_file), "--link", str(tmp_path / "tty"), "--return-delay", "0"],
+        tmp_path / "emulator.log",
+    )
+    try:
+        launched = launch(
+            "servo_bridge.launch.py",
+            calibration=str(calibration_file),
+            port=emulator.port,
+            max_velocity_fraction="1.0",
+        )
+        ready(ros_module, launched, solve)
+        every_joint = lambda: bool(states) and set(states[-1].name) == set(calibration.joint_names)
+        assert spin_until(ros_module.executor, every_joint, START_TIMEOUT), launched.output()
+        # ik_node's joint_commands reach the servos' goal registers through the bridge.
+        knee = calibration.by_joint("l_knee").servo_id
+        before = emulator.state()[knee]["goal"]
+        moved = lambda: emulator.state()[knee]["goal"] != before
+        assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), moved), (
+            launched.output()
+        )
+        launched.stop(("servo_bridge", "ik_node"))
+    finally:
+        emulator.stop()
+
+
 def test_walk_launch_walks_the_simulated_robot_on_cmd_vel(ros_module, launch):
     """cmd_vel → walk_node → ik_node → sim_node (lock-stepped, simulated time): the free-standing
     robot steps forward without falling, judged from the simulator's base pose."""
@@ -322,41 +357,6 @@ def test_walk_launch_walks_the_simulated_robot_on_cmd_vel(ros_module, launch):
 
 def seconds(message: PoseStamped) -> float:
     return message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
-
-
-def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):
-    calibration_file = REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml"
-    calibration = load_calibration(calibration_file)
-    leg = PACKAGED.chain("base_link", "l_sole")
-    node = ros_module.make_node("servo_bridge_launch_client")
-    states: list[JointState] = []
-    node.create_subscription(JointState, "/joint_states", states.append, 10)
-    target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
-    solve = node.create_client(SolveIK, "solve_ik")
-    emulator = EmulatorProcess(
-        ["--calibration", str(calibration_file), "--link", str(tmp_path / "tty"), "--return-delay", "0"],
-        tmp_path / "emulator.log",
-    )
-    try:
-        launched = launch(
-            "servo_bridge.launch.py",
-            calibration=str(calibration_file),
-            port=emulator.port,
-            max_velocity_fraction="1.0",
-        )
-        ready(ros_module, launched, solve)
-        every_joint = lambda: bool(states) and set(states[-1].name) == set(calibration.joint_names)
-        assert spin_until(ros_module.executor, every_joint, START_TIMEOUT), launched.output()
-        # ik_node's joint_commands reach the servos' goal registers through the bridge.
-        knee = calibration.by_joint("l_knee").servo_id
-        before = emulator.state()[knee]["goal"]
-        moved = lambda: emulator.state()[knee]["goal"] != before
-        assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), moved), (
-            launched.output()
-        )
-        launched.stop(("servo_bridge", "ik_node"))
-    finally:
-        emulator.stop()
 
 
 def test_every_launch_file_has_a_run_test_above():

@@ -94,11 +94,11 @@ def prepare(kernels: KernelSet) -> None:
 
 def _wait_for(lock, kernels: KernelSet) -> None:
     """Take the cache's file lock (released when ``lock`` closes); say so when another process
-    holds it (it is compiling the kernels)."""
+    holds it (it is loading or compiling the kernels)."""
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        LOG.warning(f"waiting for another process that is compiling {kernels.name}")
+        LOG.warning(f"waiting for another process that is preparing {kernels.name}")
         fcntl.flock(lock, fcntl.LOCK_EX)
 
 
