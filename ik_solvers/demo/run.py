@@ -75,6 +75,10 @@ def run_motion(
         )
         if not node.parameters.wait_for_services(timeout_sec=READY_TIMEOUT):
             raise TimeoutError(f"the parameter services of '{ik_node}' never appeared")
+        # On simulated time the node's clock reads 0 until its first /clock message (which a
+        # waiting lock-stepped simulator repeats only every 0.1 s): the motion's start must not be
+        # taken from that 0, or the whole timeline seems to have passed at once.
+        _wait_until(executor, lambda: not sim_time or node.seconds() > 0.0, READY_TIMEOUT, children, "/clock")
         node.begin(PREROLL)
         run = DemoRun(node.recording)
         _drive(node, executor, trajectories, rate, run, children)
