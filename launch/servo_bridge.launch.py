@@ -19,15 +19,14 @@ from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 
-from ik_solvers.node.launch_actions import PACKAGE, package_node
+from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
 
 
 def nodes(context):
     """servo_bridge, and the ik_node unless ik_node:=false."""
-    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
-        robot_description = urdf.read()
+    description = robot_description(context)
     bridge = {
-        "robot_description": robot_description,
+        "robot_description": description,
         "calibration": LaunchConfiguration("calibration").perform(context),
         "port": LaunchConfiguration("port").perform(context),
         "rate": float(LaunchConfiguration("rate").perform(context)),
@@ -35,7 +34,7 @@ def nodes(context):
     started = [package_node(executable="servo_bridge", parameters=[bridge])]
     if LaunchConfiguration("ik_node").perform(context).lower() in ("true", "1"):
         ik = {
-            "robot_description": robot_description,
+            "robot_description": description,
             "max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context)),
         }
         started.append(package_node(executable="ik_node", parameters=[LaunchConfiguration("params"), ik]))

@@ -26,7 +26,7 @@ from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 
-from ik_solvers.node.launch_actions import PACKAGE, package_node
+from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
 from ik_solvers.walk.config import load_walk_config
 
 LOCK_STEP_TIMEOUT = 1.0  # [s] of wall time sim_node waits for a period's commands (ik_demo's)
@@ -34,9 +34,7 @@ LOCK_STEP_TIMEOUT = 1.0  # [s] of wall time sim_node waits for a period's comman
 
 def nodes(context):
     """walk_node, ik_node and (unless simulate:=false) sim_node, all on the URDF file's XML."""
-    with open(LaunchConfiguration("urdf").perform(context)) as urdf:
-        robot_description = urdf.read()
-    description = {"robot_description": robot_description}
+    description = {"robot_description": robot_description(context)}
     simulate = LaunchConfiguration("simulate").perform(context).lower() == "true"
     clock = {"use_sim_time": simulate}
     speed = {"max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context))}
