@@ -8,9 +8,9 @@ A :class:`BranchSolver` subclass supplies, in plain arithmetic for floats and co
   where the result is not near the seed, keeping the successful one nearest it);
 - ``_forward(q, ops) -> (rotation, translation)``: the tip pose of q, for the honest error check;
 
-and optionally ``_seed_branch(seed, ops)``, the branch a seed lies on, tried first when seeded, and
-``_near_border(seed, ops)``, where a seed is so near the border of two branches that every branch
-is tried and the nearest taken (the seed's own label may belong to the other side's continuation).
+and optionally ``_seed_branch(seed, ops)``: the branch a seed lies on, tried first when seeded, and
+where the seed is so near the border of two branches that every branch is tried and the nearest
+taken (the seed's own label may belong to the other side's continuation).
 Each branch's q is wrapped near each joint's reference (limits midpoint, or the seed for
 continuous joints), clipped into the limits, its FK compared with the target, and tagged with the
 first reason that applies (reach, joint limit, tolerance).
@@ -69,11 +69,9 @@ class BranchSolver(GeometricSolver):
         """Tip pose (rotation columns, translation) of q (n floats or columns)."""
 
     def _seed_branch(self, seed, ops: Ops):
-        """The branch the seed (n floats or columns) lies on, or None to start from the default."""
-
-    def _near_border(self, seed, ops: Ops):
-        """True where the seed (n floats or columns) is near a border of branches; default never."""
-        return False
+        """(branch the seed (n floats or columns) lies on, or None to start from the default; True
+        where the seed is near a border of branches). Default: (None, False)."""
+        return None, False
 
     def _branch_rows(self, entries, references, branch, ops: Ops):
         """One branch for targets given as 16 row-major entries: (q, reason, errors)."""
@@ -122,17 +120,14 @@ class BranchSolver(GeometricSolver):
         """Best branch for one target: the first that succeeds, or with a seed the nearest that does.
 
         With a seed, the seed's own branch (:meth:`_seed_branch`) goes first; when it succeeds within
-        ``near_seed`` of the seed and the seed is not near a border (:meth:`_near_border`), the other
+        ``near_seed`` of the seed and the seed is not near a border (:meth:`_seed_branch`), the other
         branches are not tried. Returns (q, reason, errors,
         continuous): continuous is False where a branch nearer the seed failed (its joint limits).
         """
-        preferred = None if seed is None else self._seed_branch(seed, SCALAR)
+        preferred, border = (None, False) if seed is None else self._seed_branch(seed, SCALAR)
         first = self.branches[0] if preferred is None else preferred
         best = self._branch_rows(entries, references, first, SCALAR)
-        if best[1] == 0 and (
-            seed is None
-            or (_distance(best[0], seed) < self.near_seed and not self._near_border(seed, SCALAR))
-        ):
+        if best[1] == 0 and (seed is None or (_distance(best[0], seed) < self.near_seed and not border)):
             return (*best, True)
         closest = math.inf if seed is None else _distance(best[0], seed)
         for branch in self.branches:
@@ -165,13 +160,12 @@ class BranchSolver(GeometricSolver):
         (with seeds: also those not within ``near_seed`` of their seed, or near a border).
         """
         references = self._rest_references if seeds is None else self._references(seeds)
-        preferred = None if seeds is None else self._seed_branch(tuple(seeds), COLUMNS)
+        preferred, border = (None, False) if seeds is None else self._seed_branch(tuple(seeds), COLUMNS)
         first = self.branches[0] if preferred is None else preferred
         count = columns.shape[1]
         closest = np.full(count, np.inf)  # per row, the distance of the nearest branch solution tried
         self._branch_pass(columns, references, first, np.arange(count), seeds, out, closest, first=True)
         retried = np.zeros(count, dtype=bool)
-        border = False if seeds is None else self._near_border(tuple(seeds), COLUMNS)
         for branch in self.branches[1:] if preferred is None else self.branches:
             retry = out[1] != 0
             if seeds is not None:

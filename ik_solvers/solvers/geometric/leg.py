@@ -181,22 +181,23 @@ class LegSolver(BranchSolver):
         return (yaw, roll, upper, knee, ankle_angle, foot), reason
 
     def _seed_branch(self, seed, ops: Ops):
-        """(hip, knee) branch of the seed's own pose, from its pitch joints alone (floats or columns).
+        """(hip, knee) branch of the seed's own pose, from its pitch joints alone (floats or columns),
+        and True where the seed is near the border of its hip or knee branch.
 
         Knee: the side of the stretch its bend is on. Hip: the sign of (F - H) · (y' × x_f) in the
         leg plane (F the foot roll axis point, x_f its direction), which tells the two tangent planes
-        of the module docstring apart.
+        of the module docstring apart. Near a border the branches' solutions meet and part like a
+        square root, and the seed's own label may already be the other side's continuation (a path
+        crossing the border), so every branch is tried there.
         """
         hip, knee = self._seed_sides(seed, ops)
         natural = self.two_link.natural
-        return ops.where(hip >= 0.0, self.hip_sign, -self.hip_sign), ops.where(knee >= 0.0, natural, -natural)
-
-    def _near_border(self, seed, ops: Ops):
-        """True where the seed is near the border of its hip or knee branch: there the branches'
-        solutions meet and part like a square root, and the seed's own label may already be the
-        other side's continuation (a path crossing the border), so every branch is tried."""
-        hip, knee = self._seed_sides(seed, ops)
-        return (abs(hip) < HIP_BORDER * self.two_link.reach_max) | (abs(knee) < math.sin(KNEE_BORDER))
+        branch = (
+            ops.where(hip >= 0.0, self.hip_sign, -self.hip_sign),
+            ops.where(knee >= 0.0, natural, -natural),
+        )
+        border = (abs(hip) < HIP_BORDER * self.two_link.reach_max) | (abs(knee) < math.sin(KNEE_BORDER))
+        return branch, border
 
     def _seed_sides(self, seed, ops: Ops):
         """Signed hip-plane side [m] ((F - H) · (y' × x_f)) and knee side (sin of the bend from the
