@@ -14,6 +14,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.resources import package_share_path
+from ik_solvers.solvers import InvalidTargetError
 from ik_solvers.solvers.geometric.vectors import SCALAR
 from ik_solvers.spatial import pose_error
 
@@ -218,3 +219,68 @@ def test_a_seeded_batch_gives_what_single_solves_give(robot):
     np.testing.assert_allclose(batch.q, [single.q for single in singles], rtol=0.0, atol=1e-10)
     assert list(batch.continuous) == [single.continuous for single in singles]
     assert list(batch.success) == [single.success for single in singles]
+
+
+def resting_at_zero(chain, path: np.ndarray) -> np.ndarray:
+    """The path with every joint whose range holds 0 kept at exactly 0 on one side of it: the arm
+    rests at its shoulder or wrist alignment or at the stretch for a while (the bench's third kind)."""
+    zero = (chain.lower < 0.0) & (chain.upper > 0.0)
+    rested = path.copy()
+    rested[:, zero] = np.maximum(path[:, zero], 0.0)
+    return rested
+
+
+def path_jumps(path: np.ndarray, q: np.ndarray) -> int:
+    """Steps of q (from the path's start) larger than max(0.1 rad, 5 × the path's own step)."""
+    change = np.abs(np.diff(np.vstack([path[:1], q]), axis=0)).max(axis=1)
+    own = np.abs(np.diff(np.vstack([path[:1], path]), axis=0)).max(axis=1)
+    return int((change > np.maximum(0.1, 5.0 * own)).sum())
+
+
+@pytest.mark.parametrize("robot", list(ROBOTS))
+@pytest.mark.parametrize("kind", ["free", "into limits", "resting at 0"])
+def test_a_whole_path_solve_follows_smooth_paths_without_a_jump(robot, kind):
+    """solve_path sees every target first and picks the swivel over the whole path: exact, within
+    the limits, and no step larger than the path's own (seeded one by one, the arm jumps on some of
+    these paths, see the next test)."""
+    arm = make_solver("geometric", model_of(robot).chain("base_link", "l_hand"))
+    chain = arm.chain
+    path = sine_path(chain, np.random.default_rng(11), 0.02, 1.4 if kind == "into limits" else 1.0)
+    if kind == "resting at 0":
+        path = resting_at_zero(chain, path)
+    targets = chain.fk(path)
+    result = arm.solve_path(targets, seed=path[0])
+    position, angle = pose_error(targets, chain.fk(result.q))
+    assert result.success.all() and result.continuous.all(), [m for m in result.messages if m]
+    assert position.max() < 1e-9 and angle.max() < 1e-9 and chain.within_limits(result.q).all()
+    assert path_jumps(path, result.q) == 0
+
+
+def test_a_whole_path_solve_avoids_the_jumps_of_seeded_solves():
+    """Paths on which the arm, seeded target by target, must jump (its swivel interval vanishes
+    under a limit it could not foresee): the whole-path solve has none."""
+    arm = make_solver("geometric", model_of("packaged").chain("base_link", "l_hand"))
+    rng, streamed, planned = np.random.default_rng(12), 0, 0
+    for _ in range(3):
+        path = sine_path(arm.chain, rng, 0.02, 1.4)
+        streamed += track(arm, path)[0]
+        result = arm.solve_path(arm.chain.fk(path), seed=path[0])
+        assert result.success.all()
+        planned += path_jumps(path, result.q)
+    assert streamed > 0 and planned == 0, (streamed, planned)
+
+
+def test_a_whole_path_solve_fails_only_the_rows_out_of_reach_and_says_why():
+    arm = make_solver("geometric", model_of("packaged").chain("base_link", "l_hand"))
+    chain = arm.chain
+    path = sine_path(chain, np.random.default_rng(13), 0.02)[:60]
+    targets = chain.fk(path)
+    targets[30, :3, 3] += [2.0, 0.0, 0.0]  # two metres away: out of reach
+    result = arm.solve_path(targets)  # no seed: the path starts wherever suits it
+    assert not result.success[30] and "reach" in result.messages[30]
+    assert result.success[np.arange(60) != 30].all()
+    assert chain.within_limits(result.q).all()
+    with pytest.raises(InvalidTargetError, match=r"\(N, 4, 4\)"):
+        arm.solve_path(targets[0])
+    with pytest.raises(InvalidTargetError, match="seed"):
+        arm.solve_path(targets, seed=np.zeros(3))

@@ -185,6 +185,12 @@ def _at(geo, arm, branches, psi, ops: Ops = SCALAR):
     return shoulder + (arm.q4,) + wrist
 
 
+def at_swivels(geo, arm, branches, psi: np.ndarray) -> np.ndarray:
+    """(K, 7) solutions at the swivels ``psi`` (K,) [rad] of a one-target construction, on
+    ``branches`` (shoulder, wrist: True for the first branch of each triple)."""
+    return np.column_stack([np.broadcast_to(x, psi.shape) for x in _at(geo, arm, branches, psi, COLUMNS)])
+
+
 def _turned(arm, psi, ops: Ops):
     """The construction's shoulder rotation turned by the swivel ψ [rad] about the shoulder→wrist axis."""
     c, s = ops.cos(psi), ops.sin(psi)

@@ -45,8 +45,10 @@ from ik_solvers.solvers.geometric.arm7.elbow_direction import (
 )
 from ik_solvers.solvers.geometric.arm7.follow import follow_columns, follow_fast_columns, follow_one
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
+from ik_solvers.solvers.geometric.arm7.path import solve_path
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     form_coefficients,
+    limit_swivels_one,
     nearest_feasible_swivel,
     nearest_feasible_swivel_one,
 )
@@ -62,6 +64,7 @@ from ik_solvers.solvers.geometric.vectors import (
     tmatvec,
     wrap,
 )
+from ik_solvers.solvers.results import BatchResult
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4
 REACH_SLACK = 1e-12  # [m²] clamping of |W - S|² that still counts as reached
@@ -115,6 +118,31 @@ class Arm7Solver(GeometricSolver):
         direction = geometry.elbow_direction if elbow_direction is None else _unit(elbow_direction)
         self.elbow_direction = direction
         super().__init__(chain, "7-DoF arm", _reach_messages(chain, geometry), tolerance)
+
+    def solve_path(self, targets: np.ndarray, seed: np.ndarray | None = None) -> BatchResult:
+        """Targets (N, 4, 4) solved as one path from ``seed`` (7,) [rad], the swivel chosen over the
+        whole path so that no joint jumps (:mod:`~ik_solvers.solvers.geometric.arm7.path`); about
+        5 ms per target. Rows as :meth:`solve_batch`'s; ``continuous`` False where a joint still
+        moves more than ``jump_limit`` from the previous row.
+
+        Raises:
+            InvalidTargetError: targets not shaped (N, 4, 4); a bad seed.
+        """
+        return solve_path(self, targets, seed)
+
+    def elbow_constructions(self, target: np.ndarray, seed: np.ndarray) -> list[tuple[_Arm, list[float]]]:
+        """The constructions (steps 1-2, floats) of the elbow roots that reach ``target`` (4, 4)
+        within the elbow's limits — the root nearest ``seed``'s elbow, and the other when it fits
+        too — each with the swivels [rad] where a shoulder or wrist joint meets a limit."""
+        rotation, position = pose_columns(target.ravel().tolist())
+        seed = tuple(seed.tolist())
+        arm = _construct(self, SCALAR, rotation, position, seed, None, True)
+        if arm.reason != 0:
+            return []
+        arms = [arm]
+        if arm.alternative:
+            arms.append(_construct(self, SCALAR, rotation, position, seed, None, True, flip=True))
+        return [(arm, limit_swivels_one(_groups(self.geometry, arm, SCALAR))) for arm in arms]
 
     def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
         """One target on floats: construction, joint split, and where needed the scalar swivel search."""

@@ -129,6 +129,12 @@ def nearest_feasible_swivel_one(groups: list[Group]) -> float | None:
     return None
 
 
+def limit_swivels_one(groups: list[Group]) -> list[float]:
+    """Every swivel angle [rad] in [-π, π] where a joint of a group meets one of its limits: the
+    ends of the feasible pieces (floats; ``groups`` as :func:`nearest_feasible_swivel_one`'s)."""
+    return [psi for triple, forms, *_ in groups for psi in _limit_roots_one(triple, forms)]
+
+
 def _limit_roots_one(triple: AxisTriple, forms: list) -> list[float]:
     """Swivel angles in [-π, π] where a joint of ``triple`` meets a limit (floats)."""
     roots = []

@@ -1,0 +1,155 @@
+"""A whole path of targets for a 7-DoF arm at once: the self-motion chosen so that no joint jumps.
+
+Solved one target at a time, seeded with the previous answer (what ``ik_node`` does while it tracks
+a stream of poses), the arm must pick its swivel without knowing where the targets go next; it
+sometimes follows a part of its self-motion that a joint limit later cuts off, and must jump
+(``docs/continuity.md``). Given the whole sequence of targets, the choice can look ahead:
+
+1. At every target, the arm's solutions are sampled: the swivel angle on a grid, refined where a
+   joint turns fast with it (next to the shoulder or wrist alignment), on both branches of the
+   shoulder and of the wrist and on both elbow roots when both fit the elbow's limits. Every sample
+   is an exact solution (the closed form); those outside the joint limits are dropped.
+   The answers of seeded solves one target after the other (what ``ik_node`` would command) are
+   added: at an exact alignment they hold the split of the coupled joints that continues.
+2. Dynamic programming over consecutive targets picks one solution per target: first the smallest
+   achievable largest joint-space step (Euclidean, [rad]) of the whole path (a bottleneck path,
+   from the seed when there is one), then, among the paths whose every step stays within it, the
+   least summed squared joint motion.
+
+This is the discrete dynamic programming over a grid of the redundancy parameter of E. Ferrentino
+and P. Chiacchio, "On the optimal resolution of inverse kinematics for redundant manipulators using
+a topological analysis", Journal of Mechanisms and Robotics 12(3), 2020, with the swivel angle of
+Tolani et al. (2000) as that parameter. A target the arm cannot reach within its limits keeps
+the seeded closed form's nearest pose (its row fails, with the reason), and the path goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ik_solvers.solvers.checks import check_seed
+from ik_solvers.solvers.geometric.arm7.follow import at_swivels
+from ik_solvers.solvers.results import BatchResult
+from ik_solvers.spatial import pose_error
+
+SWIVELS = 256  # swivel grid per branch and elbow root, before refinement
+FINE_STEP = 0.02  # [rad] refine a grid interval until no joint moves more than this across a piece
+MAX_PIECES = 32  # at most this many pieces per grid interval (next to an alignment joints spin)
+WRAP = 3.0  # [rad] a neighbour difference this large is a joint's wrap at ±π, not a fast turn
+BOUND_OFFSETS = np.array([-0.01, -0.003, -1e-6, 1e-6, 0.003, 0.01])  # [rad] samples next to a limit swivel
+BRANCHES = ((True, True), (True, False), (False, True), (False, False))  # (shoulder, wrist) first branch
+
+
+def solve_path(solver, targets: np.ndarray, seed: np.ndarray | None = None) -> BatchResult:
+    """Solve targets (N, 4, 4) as one path from ``seed`` (7,) [rad] (the arm's configuration now;
+    None: start anywhere). Returns a BatchResult over the rows; ``continuous`` is False where a
+    joint moves more than the solver's ``jump_limit`` from the previous row (no sampled path avoids
+    it), and that row's message says which joint and how far."""
+    start = None if seed is None else check_seed(solver.chain, seed)
+    fallback = solver.solve_batch(targets)  # checks the targets; the rows that cannot be met
+    turns = solver.chain.rest_configuration() if start is None else start
+    sets = []
+    for target, q, ok, followed in zip(
+        np.asarray(targets, dtype=float), fallback.q, fallback.success, _stream(solver, targets, turns)
+    ):
+        found = _solutions(solver, target, turns) if ok else np.zeros((0, 7))
+        sets.append(np.vstack([found, followed[None]]))
+    limit = _bottleneck(sets, start)
+    q = np.array([found[i] for found, i in zip(sets, _least_motion(sets, start, limit))])
+    return _result(solver, targets, q, start, fallback)
+
+
+def _stream(solver, targets: np.ndarray, seed: np.ndarray) -> list[np.ndarray]:
+    """The answers of seeded solves one target after the other from ``seed``, as ``ik_node`` gets
+    them: at an exact shoulder or wrist alignment the swivel samples hold one split of the coupled
+    joints, and these add the split that continues the previous row."""
+    answers = []
+    for target in targets:
+        seed = solver.solve(target, seed).q
+        answers.append(seed)
+    return answers
+
+
+def _solutions(solver, target: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    """(M, 7) exact solutions within the limits at ``target``: swivel samples × branches × elbow roots.
+
+    ``seed`` only settles the 2π-turn of joints whose range is wider than a turn."""
+    grid = np.linspace(-math.pi, math.pi, SWIVELS, endpoint=False)
+    found = []
+    for arm, bounds in solver.elbow_constructions(target, seed):
+        inside = (np.asarray(bounds)[:, None] + BOUND_OFFSETS[None, :]).ravel()
+        for branches in BRANCHES:
+            psi = np.concatenate([_refined(grid, at_swivels(solver.geometry, arm, branches, grid)), inside])
+            q = at_swivels(solver.geometry, arm, branches, psi)
+            found.append(q[solver.chain.within_limits(q, 1e-10)])
+    return np.vstack(found) if found else np.zeros((0, 7))
+
+
+def _refined(grid: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The grid with each interval cut into pieces across which no joint moves more than FINE_STEP."""
+    step = np.abs(np.diff(np.vstack([q, q[:1]]), axis=0)).max(axis=1)
+    pieces = np.clip(np.ceil(step / FINE_STEP), 1, MAX_PIECES).astype(int)
+    pieces[step > WRAP] = 1
+    width = 2.0 * math.pi / len(grid)
+    offsets = np.concatenate([np.arange(p) / p for p in pieces])
+    return np.repeat(grid, pieces) + width * offsets
+
+
+def _squared_steps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Squared joint-space distances [rad²] between every row of a (m, 7) and of b (M, 7): (m, M)."""
+    return np.maximum((a * a).sum(axis=1)[:, None] + (b * b).sum(axis=1)[None, :] - 2.0 * a @ b.T, 0.0)
+
+
+def _bottleneck(sets: list[np.ndarray], start: np.ndarray | None) -> float:
+    """The smallest achievable largest squared step [rad²] over the whole path (backward minimax)."""
+    worst = np.zeros(len(sets[-1]))
+    for there, here in itertools.pairwise(sets[::-1]):  # from the last pair back
+        worst = np.maximum(_squared_steps(here, there), worst[None, :]).min(axis=1)
+    if start is None:
+        return float(worst.min())
+    return float(np.maximum(_squared_steps(start[None], sets[0])[0], worst).min())
+
+
+def _least_motion(sets: list[np.ndarray], start: np.ndarray | None, limit: float) -> list[int]:
+    """Indices, one per set, of the path whose every squared step is ≤ ``limit`` [rad²] with the
+    least summed squared joint motion (forward pass, then back along the pointers)."""
+    allowed = limit * (1.0 + 1e-9) + 1e-18
+    cost = np.zeros(len(sets[0])) if start is None else _squared_steps(start[None], sets[0])[0]
+    cost[cost > allowed] = np.inf
+    pointers = []
+    for here, there in itertools.pairwise(sets):
+        steps = _squared_steps(there, here)
+        total = np.where(steps <= allowed, steps + cost[None, :], np.inf)
+        back = total.argmin(axis=1)
+        cost = total[np.arange(len(there)), back]
+        pointers.append(back)
+    chosen = [int(np.argmin(cost))]
+    for back in reversed(pointers):
+        chosen.append(int(back[chosen[-1]]))
+    return chosen[::-1]
+
+
+def _result(solver, targets: np.ndarray, q: np.ndarray, start, fallback: BatchResult) -> BatchResult:
+    """Rows judged as ``solve_batch`` judges them; continuity from one row to the next."""
+    chain = solver.chain
+    position, orientation = pose_error(np.asarray(targets, dtype=float), chain.fk(q))
+    met = (position <= solver.tolerance) & (orientation <= solver.tolerance) & chain.within_limits(q, 1e-9)
+    previous = np.vstack([q[:1] if start is None else start[None], q[:-1]])
+    change = np.abs(q - previous)
+    continuous = change.max(axis=1) <= solver.jump_limit
+    messages = []
+    for row, ok in enumerate(met):
+        message = "" if ok else fallback.messages[row]
+        if not continuous[row]:
+            joint = int(change[row].argmax())
+            message += (
+                f"{'; ' if message else ''}{chain.joint_names[joint]} moves {change[row, joint]:.2f} rad "
+                f"from the previous row: no sampled path through these targets avoids it"
+            )
+        messages.append(message)
+    return BatchResult(
+        met, q, position, orientation, np.zeros(len(q), dtype=int), tuple(messages), continuous
+    )
