@@ -288,3 +288,19 @@ def test_a_whole_path_solve_fails_only_the_rows_out_of_reach_and_says_why():
         arm.solve_path(targets[0])
     with pytest.raises(InvalidTargetError, match="seed"):
         arm.solve_path(targets, seed=np.zeros(3))
+
+
+@pytest.mark.parametrize("seed", [9, 12, 15])
+def test_a_whole_path_solve_trades_the_coupled_joints_of_an_aligned_wrist(seed):
+    """The zxz wrist rests exactly at its alignment (middle joint 0) while the path turns its first
+    joint, driven into the limits: the targets show only the sum of the first and third joints, and
+    the swivel samples hold one split of them. Repairs add the splits (these paths made 1, 4 and 18
+    jumps without them)."""
+    arm = make_solver("geometric", model_of("lengths+axes").chain("base_link", "l_hand"))
+    chain = arm.chain
+    path = resting_at_zero(
+        chain, sine_path(chain, np.random.default_rng(seed), 0.02, 1.4 if seed != 12 else 1.0)
+    )
+    result = arm.solve_path(chain.fk(path), seed=path[0])
+    assert result.success.all() and chain.within_limits(result.q).all()
+    assert path_jumps(path, result.q) == 0

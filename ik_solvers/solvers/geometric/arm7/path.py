@@ -17,9 +17,9 @@ sometimes follows a part of its self-motion that a joint limit later cuts off, a
    achievable largest joint-space step (Euclidean, [rad]) of the whole path (a bottleneck path,
    from the seed when there is one), then, among the paths whose every step stays within it, the
    least summed squared joint motion. Where that plan still takes a step far larger than its usual
-   one, chains of seeded solves from both sides of the step join the samples and the programme
-   runs again (next to an exact alignment the samples hold one split of the coupled joints; the
-   chains hold the ones that continue).
+   one, chains of seeded solves from both sides of the step join the samples, with the splits of
+   the coupled joints where a chain sits exactly at an alignment (the swivel samples hold one split
+   there), and the programme runs again.
 
 This is the discrete dynamic programming over a grid of the redundancy parameter of E. Ferrentino
 and P. Chiacchio, "On the optimal resolution of inverse kinematics for redundant manipulators using
@@ -48,8 +48,10 @@ MAX_PIECES = 32  # at most this many pieces per grid interval (next to an alignm
 WRAP = 3.0  # [rad] a neighbour difference this large is a joint's wrap at ±π, not a fast turn
 BOUND_OFFSETS = np.array([-0.01, -0.003, -1e-6, 1e-6, 0.003, 0.01])  # [rad] samples next to a limit swivel
 REPAIRS = 3  # rounds of repair at most
-REPAIR_FLOOR, REPAIR_FACTOR = 0.1, 5.0  # [rad], [1]: a step above both (× the median step) is repaired
+REPAIR_FLOOR, REPAIR_FACTOR = 0.1, 3.0  # [rad], [1]: a step above both (× the median step) is repaired
 REACH = 100  # rows a repair chain runs at most
+SPLITS = 48  # first-joint values sampled where a repair chain sits exactly at an alignment
+ALIGNED = 1e-9  # |sin(θ2 - α)| of a triple's middle joint at or below this: the alignment
 BRANCHES = ((True, True), (True, False), (False, True), (False, False))  # (shoulder, wrist) first branch
 
 
@@ -97,9 +99,26 @@ def _plan(solver, targets: np.ndarray, start: np.ndarray | None, turns: np.ndarr
             behind = np.arange(row - 1, max(row - 1 - REACH, -1), -1)
             for rows, seed in ((ahead, before[row]), (behind, q[row])):
                 for index, answer in zip(rows, _chain(solver, targets[rows], seed)):
-                    sets[index] = np.vstack([sets[index], answer[None]])
+                    found = [answer[None], *_splits(solver, targets[index], answer)]
+                    sets[index] = np.vstack([sets[index], *found])
         q = _programme(sets, start)
     return q
+
+
+def _splits(solver, target: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
+    """Where q (7,) has its shoulder or wrist exactly at the alignment, only the sum of that triple's
+    first and third joints is fixed: the solutions with the first joint at ``SPLITS`` values across
+    its range (a seeded solve keeps the seed's first joint there). A path that rests at the alignment
+    while it trades the two joints needs these; the swivel samples hold one split each."""
+    geo, found = solver.geometry, []
+    for first, triple in ((0, geo.shoulder), (4, geo.wrist)):
+        if abs(math.sin(q[first + 1] - triple.alpha)) > ALIGNED:
+            continue
+        for value in np.linspace(triple.lower[0], triple.upper[0], SPLITS):
+            seed = q.copy()
+            seed[first] = value
+            found.append(solver.solve(target, seed).q[None])
+    return found
 
 
 def _programme(sets: list[np.ndarray], start: np.ndarray | None) -> np.ndarray:
