@@ -8,6 +8,9 @@ for a while (the shoulder and wrist singularities of an S-R-S arm, the stretched
 step whose largest joint change exceeds max(0.1 rad, 5 × the path's own largest joint change at
 that step).
 
+For the 7-DoF arms also ``solve_path``: each path's targets solved at once, the swivel chosen over
+the whole path (what a planner that knows the trajectory can do; its time is per target).
+
 Per chain and solver: steps solved, failed solves (the answer misses the target by more than
 1e-5 m / 1e-4 rad or leaves the limits, checked here with our FK), successes reported on a wrong
 answer (ours only), jumps per 10,000 steps, the worst step [rad] and the median time per solve
@@ -97,33 +100,55 @@ def smooth_paths(chain: Chain, count: int, rng: np.random.Generator) -> np.ndarr
 
 def track(chain: Chain, solve, paths: np.ndarray, label: str, name: str) -> Row:
     """Solve every path's targets in order, each seeded with the previous answer; count jumps."""
-    steps = failed = jumps = 0
-    wrong: int | None = 0
-    worst, times = 0.0, []
+    answers, reported, times = [], [], []
     for path in paths:
-        targets, previous = chain.fk(path), path[0]
-        answers, reported = [], []
-        for target in targets:
+        previous, these, claims = path[0], [], []
+        for target in chain.fk(path):
             start = time.perf_counter()
             q, success = solve(target, previous)
             times.append(time.perf_counter() - start)
-            answers.append(q)
-            reported.append(success)
+            these.append(q)
+            claims.append(success)
             previous = q
-        answers = np.array(answers)
-        position, orientation = pose_error(targets, chain.fk(answers))
-        met = (position < POSITION_TOL) & (orientation < ORIENTATION_TOL) & chain.within_limits(answers, 1e-9)
-        change = np.abs(np.diff(np.vstack([path[:1], answers]), axis=0)).max(axis=1)
+        answers.append(np.array(these))
+        reported.append(claims)
+    return judge(chain, paths, answers, reported, times, label, name)
+
+
+def track_whole(chain: Chain, solver, paths: np.ndarray, label: str) -> Row:
+    """Each path's targets solved at once with ``solve_path`` from the path's start (time per target)."""
+    answers, reported, times = [], [], []
+    for path in paths:
+        start = time.perf_counter()
+        result = solver.solve_path(chain.fk(path), seed=path[0])
+        times.append((time.perf_counter() - start) / len(path))
+        answers.append(result.q)
+        reported.append(list(result.success))
+    return judge(chain, paths, answers, reported, times, label, "geometric, whole path")
+
+
+def judge(
+    chain: Chain, paths: np.ndarray, answers: list, reported: list, times: list, label: str, name: str
+) -> Row:
+    """The row of one chain and solver: failures, wrong successes, jumps, worst step, median time."""
+    steps = failed = jumps = 0
+    wrong: int | None = 0
+    worst = 0.0
+    for path, q, claims in zip(paths, answers, reported):
+        targets = chain.fk(path)
+        position, orientation = pose_error(targets, chain.fk(q))
+        met = (position < POSITION_TOL) & (orientation < ORIENTATION_TOL) & chain.within_limits(q, 1e-9)
+        change = np.abs(np.diff(np.vstack([path[:1], q]), axis=0)).max(axis=1)
         own = np.abs(np.diff(np.vstack([path[:1], path]), axis=0)).max(axis=1)
         jumped = change > np.maximum(JUMP_FLOOR, JUMP_FACTOR * own)
         steps += len(path)
         failed += int((~met).sum())
         jumps += int(jumped.sum())
         worst = max(worst, float(change.max()))
-        if reported[0] is None:
+        if claims[0] is None:
             wrong = None
         elif wrong is not None:
-            wrong += int((np.array(reported, dtype=bool) & ~met).sum())
+            wrong += int((np.array(claims, dtype=bool) & ~met).sum())
     return Row(label, name, steps, failed, wrong, jumps, worst, float(np.median(times)) * 1e6)
 
 
@@ -142,6 +167,15 @@ def our_solvers(chain: Chain) -> dict:
 def _ours(solver, target: np.ndarray, seed: np.ndarray):
     result = solver.solve(target, seed)
     return result.q, result.success
+
+
+def whole_path_solver(chain: Chain):
+    """Our geometric solver when it solves whole paths at once (the 7-DoF arm's), else None."""
+    try:
+        solver = make_solver("geometric", chain)
+    except UnsupportedChainError:
+        return None
+    return solver if hasattr(solver, "solve_path") else None
 
 
 def peer_solvers(chain: Chain) -> dict:
@@ -184,7 +218,7 @@ def print_row(row: Row) -> None:
     per = 1e4 / max(row.steps, 1)
     wrong = "-" if row.wrong is None else str(row.wrong)
     print(
-        f"{row.chain:26s} {row.solver:10s} {row.steps:6d} {row.failed:7d} {wrong:>6s} "
+        f"{row.chain:26s} {row.solver:21s} {row.steps:6d} {row.failed:7d} {wrong:>6s} "
         f"{row.jumps * per:10.1f} {row.worst:8.2f} {row.median_us:9.0f}",
         flush=True,
     )
@@ -202,7 +236,7 @@ def main() -> None:
     ikpy_count = min(args.ikpy_paths, count)
     print(f"{count} paths × {STEPS} steps per chain (ikpy: {ikpy_count} paths); jumps per 10,000 steps")
     print(
-        f"{'chain':26s} {'solver':10s} {'steps':>6s} {'failed':>7s} {'wrong':>6s} {'jumps/10k':>10s} {'worst':>8s} {'median µs':>9s}"
+        f"{'chain':26s} {'solver':21s} {'steps':>6s} {'failed':>7s} {'wrong':>6s} {'jumps/10k':>10s} {'worst':>8s} {'median µs':>9s}"
     )
     for label, chain in chains():
         if args.only not in label:
@@ -210,6 +244,9 @@ def main() -> None:
         paths = smooth_paths(chain, count, np.random.default_rng(0))
         for name, solve in our_solvers(chain).items():
             print_row(track(chain, solve, paths, label, name))
+        whole = whole_path_solver(chain)
+        if whole is not None:
+            print_row(track_whole(chain, whole, paths, label))
         if not args.no_peers:
             for name, solve in peer_solvers(chain).items():
                 print_row(track(chain, solve, paths[:ikpy_count] if name == "ikpy" else paths, label, name))

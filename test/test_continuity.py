@@ -276,9 +276,13 @@ def test_a_whole_path_solve_fails_only_the_rows_out_of_reach_and_says_why():
     path = sine_path(chain, np.random.default_rng(13), 0.02)[:60]
     targets = chain.fk(path)
     targets[30, :3, 3] += [2.0, 0.0, 0.0]  # two metres away: out of reach
+    targets[40, 0, 0] = np.nan  # a malformed row
     result = arm.solve_path(targets)  # no seed: the path starts wherever suits it
     assert not result.success[30] and "reach" in result.messages[30]
-    assert result.success[np.arange(60) != 30].all()
+    assert not result.success[40] and "not a finite pose" in result.messages[40]
+    np.testing.assert_array_equal(result.q[40], result.q[39])  # a malformed row holds the previous one
+    assert result.continuous[(np.arange(60) != 30) & (np.arange(60) != 31)].all()
+    assert result.success[(np.arange(60) != 30) & (np.arange(60) != 40)].all()
     assert chain.within_limits(result.q).all()
     with pytest.raises(InvalidTargetError, match=r"\(N, 4, 4\)"):
         arm.solve_path(targets[0])

@@ -6,11 +6,13 @@ sometimes follows a part of its self-motion that a joint limit later cuts off, a
 (``docs/continuity.md``). Given the whole sequence of targets, the choice can look ahead:
 
 1. At every target, the arm's solutions are sampled: the swivel angle on a grid, refined where a
-   joint turns fast with it (next to the shoulder or wrist alignment), on both branches of the
-   shoulder and of the wrist and on both elbow roots when both fit the elbow's limits. Every sample
-   is an exact solution (the closed form); those outside the joint limits are dropped.
-   The answers of seeded solves one target after the other (what ``ik_node`` would command) are
-   added: at an exact alignment they hold the split of the coupled joints that continues.
+   joint turns fast with it (next to the shoulder or wrist alignment) and next to every swivel where
+   a joint meets a limit (the ends of the feasible arm-angle intervals, Shimizu et al. 2008, so
+   that no narrow interval is missed), on both branches of the shoulder and of the wrist and on
+   both elbow roots when both fit the elbow's limits. Every sample is an exact solution (the closed
+   form); those outside the joint limits are dropped. The answers of seeded solves one target
+   after the other (what ``ik_node`` would command) are added: at an exact alignment they hold the
+   split of the coupled joints that continues.
 2. Dynamic programming over consecutive targets picks one solution per target: first the smallest
    achievable largest joint-space step (Euclidean, [rad]) of the whole path (a bottleneck path,
    from the seed when there is one), then, among the paths whose every step stays within it, the
@@ -19,8 +21,9 @@ sometimes follows a part of its self-motion that a joint limit later cuts off, a
 This is the discrete dynamic programming over a grid of the redundancy parameter of E. Ferrentino
 and P. Chiacchio, "On the optimal resolution of inverse kinematics for redundant manipulators using
 a topological analysis", Journal of Mechanisms and Robotics 12(3), 2020, with the swivel angle of
-Tolani et al. (2000) as that parameter. A target the arm cannot reach within its limits keeps
-the seeded closed form's nearest pose (its row fails, with the reason), and the path goes on.
+Tolani et al. (2000) as that parameter. A target the arm cannot reach within its limits takes
+the closed form's nearest pose seeded with the previous row (its row fails, with the reason; a
+malformed one holds the previous row), and the path is planned over the other rows.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import math
 import numpy as np
 
 from ik_solvers.solvers.checks import check_seed
+from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.geometric.arm7.follow import at_swivels
 from ik_solvers.solvers.results import BatchResult
 from ik_solvers.spatial import pose_error
@@ -49,26 +53,44 @@ def solve_path(solver, targets: np.ndarray, seed: np.ndarray | None = None) -> B
     joint moves more than the solver's ``jump_limit`` from the previous row (no sampled path avoids
     it), and that row's message says which joint and how far."""
     start = None if seed is None else check_seed(solver.chain, seed)
-    fallback = solver.solve_batch(targets)  # checks the targets; the rows that cannot be met
+    fallback = solver.solve_batch(targets)  # checks the targets; which rows can be met
+    targets = np.asarray(targets, dtype=float)
     turns = solver.chain.rest_configuration() if start is None else start
-    sets = []
-    for target, q, ok, followed in zip(
-        np.asarray(targets, dtype=float), fallback.q, fallback.success, _stream(solver, targets, turns)
-    ):
-        found = _solutions(solver, target, turns) if ok else np.zeros((0, 7))
-        sets.append(np.vstack([found, followed[None]]))
-    limit = _bottleneck(sets, start)
-    q = np.array([found[i] for found, i in zip(sets, _least_motion(sets, start, limit))])
+    good = np.flatnonzero(fallback.success)
+    q = np.empty((len(targets), 7))
+    if good.size:
+        followed = _stream(solver, targets, turns)
+        sets = [np.vstack([_solutions(solver, targets[row], turns), followed[row][None]]) for row in good]
+        limit = _bottleneck(sets, start)
+        q[good] = [found[i] for found, i in zip(sets, _least_motion(sets, start, limit))]
+    previous = turns
+    for row in range(len(targets)):
+        if not fallback.success[row]:
+            q[row] = _nearest_pose(solver, targets[row], previous)
+        previous = q[row]
     return _result(solver, targets, q, start, fallback)
+
+
+def _nearest_pose(solver, target: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """A row that cannot be met: the seeded closed form's nearest pose from the previous row's
+    answer; a malformed target (NaN, not a rotation) holds the previous answer."""
+    try:
+        return solver.solve(target, previous).q
+    except InvalidTargetError:
+        return previous
 
 
 def _stream(solver, targets: np.ndarray, seed: np.ndarray) -> list[np.ndarray]:
     """The answers of seeded solves one target after the other from ``seed``, as ``ik_node`` gets
     them: at an exact shoulder or wrist alignment the swivel samples hold one split of the coupled
-    joints, and these add the split that continues the previous row."""
+    joints, and these add the split that continues the previous row. A malformed target (NaN, not
+    a rotation) holds the previous answer."""
     answers = []
     for target in targets:
-        seed = solver.solve(target, seed).q
+        try:
+            seed = solver.solve(target, seed).q
+        except InvalidTargetError:
+            pass
         answers.append(seed)
     return answers
 
@@ -140,14 +162,18 @@ def _result(solver, targets: np.ndarray, q: np.ndarray, start, fallback: BatchRe
     previous = np.vstack([q[:1] if start is None else start[None], q[:-1]])
     change = np.abs(q - previous)
     continuous = change.max(axis=1) <= solver.jump_limit
+    after_met = np.concatenate([[True], met[:-1]])
     messages = []
     for row, ok in enumerate(met):
         message = "" if ok else fallback.messages[row]
         if not continuous[row]:
             joint = int(change[row].argmax())
+            cause = "no sampled path through these targets avoids it"
+            if not (ok and after_met[row]):
+                cause = "next to a row that cannot be met"
             message += (
                 f"{'; ' if message else ''}{chain.joint_names[joint]} moves {change[row, joint]:.2f} rad "
-                f"from the previous row: no sampled path through these targets avoids it"
+                f"from the previous row: {cause}"
             )
         messages.append(message)
     return BatchResult(
