@@ -88,13 +88,16 @@ class IKNode(Node):
             )
         self.create_subscription(JointState, "/joint_states", self.on_joint_states, 10)
         self.diagnostics_publisher = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
+        self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
+        self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
+        # The services last: clients take an answering service for a started node, so nothing may
+        # still be loading then (the stance solver's kernels: a SIGINT arriving while numba loads
+        # them, inside a ctypes callback, crashed the process).
         self.service = SolveIKHandler(self.commander, self.accept_solution)
         self.create_service(self.service.srv_type, "solve_ik", self.service.handle)
         self.path_service = SolveIKPathHandler(self.commander)
         self.create_service(self.path_service.srv_type, "solve_ik_path", self.path_service.handle)
-        self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
-        self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
-        self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
 
     def on_target(self, limb: Limb, message: PoseStamped) -> None:
         """Solve for a new target of ``limb``; publish the shaped command when it succeeds."""
