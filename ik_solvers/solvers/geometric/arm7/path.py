@@ -16,7 +16,10 @@ sometimes follows a part of its self-motion that a joint limit later cuts off, a
 2. Dynamic programming over consecutive targets picks one solution per target: first the smallest
    achievable largest joint-space step (Euclidean, [rad]) of the whole path (a bottleneck path,
    from the seed when there is one), then, among the paths whose every step stays within it, the
-   least summed squared joint motion.
+   least summed squared joint motion. Where that plan still takes a step far larger than its usual
+   one, chains of seeded solves from both sides of the step join the samples and the programme
+   runs again (next to an exact alignment the samples hold one split of the coupled joints; the
+   chains hold the ones that continue).
 
 This is the discrete dynamic programming over a grid of the redundancy parameter of E. Ferrentino
 and P. Chiacchio, "On the optimal resolution of inverse kinematics for redundant manipulators using
@@ -44,6 +47,9 @@ FINE_STEP = 0.02  # [rad] refine a grid interval until no joint moves more than 
 MAX_PIECES = 32  # at most this many pieces per grid interval (next to an alignment joints spin)
 WRAP = 3.0  # [rad] a neighbour difference this large is a joint's wrap at ±π, not a fast turn
 BOUND_OFFSETS = np.array([-0.01, -0.003, -1e-6, 1e-6, 0.003, 0.01])  # [rad] samples next to a limit swivel
+REPAIRS = 3  # rounds of repair at most
+REPAIR_FLOOR, REPAIR_FACTOR = 0.1, 5.0  # [rad], [1]: a step above both (× the median step) is repaired
+REACH = 100  # rows a repair chain runs at most
 BRANCHES = ((True, True), (True, False), (False, True), (False, False))  # (shoulder, wrist) first branch
 
 
@@ -59,16 +65,47 @@ def solve_path(solver, targets: np.ndarray, seed: np.ndarray | None = None) -> B
     good = np.flatnonzero(fallback.success)
     q = np.empty((len(targets), 7))
     if good.size:
-        followed = _stream(solver, targets, turns)
-        sets = [np.vstack([_solutions(solver, targets[row], turns), followed[row][None]]) for row in good]
-        limit = _bottleneck(sets, start)
-        q[good] = [found[i] for found, i in zip(sets, _least_motion(sets, start, limit))]
+        q[good] = _plan(solver, targets[good], start, turns)
     previous = turns
     for row in range(len(targets)):
         if not fallback.success[row]:
             q[row] = _nearest_pose(solver, targets[row], previous)
         previous = q[row]
     return _result(solver, targets, q, start, fallback)
+
+
+def _plan(solver, targets: np.ndarray, start: np.ndarray | None, turns: np.ndarray) -> np.ndarray:
+    """(N, 7) one solution per target (all of them reachable): the dynamic programme over the
+    sampled solutions, then repairs. Where the plan still takes a step much larger than its usual
+    one, chains of seeded solves run forward from the row before the step and backward from the
+    row after it (up to ``REACH`` rows) and join the samples; the programme runs again. Next to an
+    exact alignment the chains hold the splits of the coupled joints that the samples miss."""
+    chains = _chain(solver, targets, turns)
+    sets = [
+        np.vstack([_solutions(solver, target, turns), answer[None]])
+        for target, answer in zip(targets, chains)
+    ]
+    q = _programme(sets, start)
+    for _ in range(REPAIRS):
+        before = np.vstack([q[:1] if start is None else start[None], q[:-1]])
+        steps = np.linalg.norm(q - before, axis=1)
+        large = np.flatnonzero(steps > max(REPAIR_FLOOR, REPAIR_FACTOR * np.median(steps)))
+        if large.size == 0:
+            break
+        for row in large:
+            ahead = np.arange(row, min(row + REACH, len(targets)))
+            behind = np.arange(row - 1, max(row - 1 - REACH, -1), -1)
+            for rows, seed in ((ahead, before[row]), (behind, q[row])):
+                for index, answer in zip(rows, _chain(solver, targets[rows], seed)):
+                    sets[index] = np.vstack([sets[index], answer[None]])
+        q = _programme(sets, start)
+    return q
+
+
+def _programme(sets: list[np.ndarray], start: np.ndarray | None) -> np.ndarray:
+    """(N, 7) one row of each set: the smallest largest step, then the least summed squared motion."""
+    chosen = _least_motion(sets, start, _bottleneck(sets, start))
+    return np.array([found[i] for found, i in zip(sets, chosen)])
 
 
 def _nearest_pose(solver, target: np.ndarray, previous: np.ndarray) -> np.ndarray:
@@ -80,17 +117,11 @@ def _nearest_pose(solver, target: np.ndarray, previous: np.ndarray) -> np.ndarra
         return previous
 
 
-def _stream(solver, targets: np.ndarray, seed: np.ndarray) -> list[np.ndarray]:
-    """The answers of seeded solves one target after the other from ``seed``, as ``ik_node`` gets
-    them: at an exact shoulder or wrist alignment the swivel samples hold one split of the coupled
-    joints, and these add the split that continues the previous row. A malformed target (NaN, not
-    a rotation) holds the previous answer."""
+def _chain(solver, targets: np.ndarray, seed: np.ndarray) -> list[np.ndarray]:
+    """(N of (7,)) seeded solves one target after the other from ``seed``, as ``ik_node`` gets them."""
     answers = []
     for target in targets:
-        try:
-            seed = solver.solve(target, seed).q
-        except InvalidTargetError:
-            pass
+        seed = solver.solve(target, seed).q
         answers.append(seed)
     return answers
 
