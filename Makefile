@@ -53,7 +53,7 @@ $(STAMPS)/interfaces: $(STAMPS)/requirements $(IFACE_SRC)/CMakeLists.txt $(IFACE
 		-DPython3_EXECUTABLE="$(PY)" -DBUILD_TESTING=OFF --log-level=WARNING > /dev/null; \
 	cmake --build "$(IFACE_BUILD)" -j2 > /dev/null; \
 	cmake --install "$(IFACE_BUILD)" > /dev/null
-	$(PY) -c "from ik_solvers_interfaces.srv import SolveIK"
+	$(PY) -c "from ik_solvers_interfaces.srv import SolveIK, SolveIKPath"
 	touch "$@"
 
 # ik_solvers itself, editable: code finds urdf/ and config/ next to the sources.

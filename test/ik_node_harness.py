@@ -19,7 +19,7 @@ from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 
 from ik_solvers.spatial import matrix_to_quaternion
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.srv import SolveIK, SolveIKPath
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CONFIG = REPO_ROOT / "config" / "ik_solvers.yaml"
@@ -72,6 +72,7 @@ class IKNodeClient:
         }
         self.joint_states = self.node.create_publisher(JointState, "/joint_states", 10)
         self.solve_client = self.node.create_client(SolveIK, f"{self.prefix}solve_ik")
+        self.path_client = self.node.create_client(SolveIKPath, f"{self.prefix}solve_ik_path")
         node_path = f"{namespace}/{NODE_NAME}" if namespace else f"/{NODE_NAME}"
         self.set_client = self.node.create_client(SetParameters, f"{node_path}/set_parameters")
         self.list_client = self.node.create_client(ListParameters, f"{node_path}/list_parameters")
@@ -93,6 +94,11 @@ class IKNodeClient:
     def call(self, request: SolveIK.Request) -> SolveIK.Response:
         """Call solve_ik and wait for the answer."""
         return self._call(self.solve_client, request)
+
+    def call_path(self, request: SolveIKPath.Request) -> SolveIKPath.Response:
+        """Call solve_ik_path and wait for the answer."""
+        assert spin_until(self.executor, self.path_client.service_is_ready), self.output()
+        return self._call(self.path_client, request)
 
     def set_parameters(self, **values) -> list:
         """Set node parameters (dots written as '__' in keyword names); the SetParametersResults."""

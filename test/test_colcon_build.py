@@ -26,6 +26,7 @@ def test_colcon_builds_both_packages_from_a_workspace(colcon_workspace):
     python = f"python{sys.version_info.major}.{sys.version_info.minor}"
     generated = install / "ik_solvers_interfaces" / "lib" / python / "site-packages" / "ik_solvers_interfaces"
     assert (generated / "srv" / "_solve_ik.py").is_file()
+    assert (generated / "srv" / "_solve_ik_path.py").is_file()
 
 
 def test_colcon_install_compiles_the_kernels(colcon_workspace):

@@ -197,10 +197,7 @@ class Commander:
             return ""
         if not result.continuous and seed is reference:
             return f"the solution leaves the IK branch of the current goal ({result.message})"
-        change = np.asarray(result.q, dtype=float) - reference
-        turning = limb.chain.continuous
-        change[turning] = (change[turning] + np.pi) % (2.0 * np.pi) - np.pi
-        change = np.abs(change)
+        change = joint_steps(limb.chain, result.q, reference)
         worst = int(np.argmax(change))
         if change[worst] <= self.max_joint_jump:
             return ""
@@ -269,6 +266,15 @@ class Commander:
         """(n,) measured positions of the limb's joints, ``fallback`` where one is not measured."""
         names = limb.chain.joint_names
         return np.array([self.measured.get(name, fallback[i]) for i, name in enumerate(names)])
+
+
+def joint_steps(chain: Chain, q: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """|q - reference| per joint [rad or m], q and reference (..., n); continuous joints: the
+    wrapped difference, at most π."""
+    change = np.asarray(q, dtype=float) - reference
+    turning = chain.continuous
+    change[..., turning] = (change[..., turning] + np.pi) % (2.0 * np.pi) - np.pi
+    return np.abs(change)
 
 
 def _failed(result: IKResult, message: str) -> IKResult:

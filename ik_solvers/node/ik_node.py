@@ -1,4 +1,5 @@
-"""ik_node: target poses in, joint commands out; the SolveIK service; solvers chosen by parameters.
+"""ik_node: target poses in, joint commands out; the SolveIK and SolveIKPath services; solvers
+chosen by parameters.
 
 Run ``ros2 run ik_solvers ik_node`` (or the ``ik_node`` console script). Topics, service and
 parameters are listed in README "Using the node"; the parameters in
@@ -41,6 +42,7 @@ from ik_solvers.node.parameters import (
     declare_parameters,
     solver_option_of_parameter,
 )
+from ik_solvers.node.path_service import SolveIKPathHandler
 from ik_solvers.node.service import SolveIKHandler
 from ik_solvers.node.whole_body import WholeBodyInterface
 from ik_solvers.solvers import IKError
@@ -86,11 +88,16 @@ class IKNode(Node):
             )
         self.create_subscription(JointState, "/joint_states", self.on_joint_states, 10)
         self.diagnostics_publisher = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.service = SolveIKHandler(self.commander, self.accept_solution)
-        self.create_service(self.service.srv_type, "solve_ik", self.service.handle)
         self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
         self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
+        # The services last: clients take an answering service for a started node, so nothing may
+        # still be loading then (the stance solver's kernels: a SIGINT arriving while numba loads
+        # them, inside a ctypes callback, crashed the process).
+        self.service = SolveIKHandler(self.commander, self.accept_solution)
+        self.create_service(self.service.srv_type, "solve_ik", self.service.handle)
+        self.path_service = SolveIKPathHandler(self.commander)
+        self.create_service(self.path_service.srv_type, "solve_ik_path", self.path_service.handle)
 
     def on_target(self, limb: Limb, message: PoseStamped) -> None:
         """Solve for a new target of ``limb``; publish the shaped command when it succeeds."""

@@ -12,42 +12,25 @@ accepted; names echoed in it are cut short.
 from __future__ import annotations
 
 import math
-import traceback
 from collections.abc import Callable
 
 import numpy as np
-from rclpy.clock import Clock
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
-from ik_solvers.control.statistics import shortened
 from ik_solvers.node import messages
-from ik_solvers.node.messages import INPUT_ERRORS, MessageError
+from ik_solvers.node.requests import ServiceHandler, ignored_note, request_seed
 from ik_solvers_interfaces.srv import SolveIK
 
 
-class SolveIKHandler:
+class SolveIKHandler(ServiceHandler):
     """Turns SolveIK requests into solves of a :class:`Commander`."""
 
     srv_type = SolveIK
 
     def __init__(self, commander: Commander, publish: Callable[[Limb, np.ndarray], None]) -> None:
         """Args: publish(limb, q) commands a solution (called when the request asks for it)."""
-        self.commander = commander
+        super().__init__(commander)
         self.publish = publish
-        self.clock = Clock()
-
-    def handle(self, request: SolveIK.Request, response: SolveIK.Response) -> SolveIK.Response:
-        """Fill ``response``; every error becomes success False with a message."""
-        try:
-            self._solve(request, response)
-        except INPUT_ERRORS as error:
-            response.success, response.message = False, str(error)
-        except Exception as error:  # noqa: BLE001 - the service must answer whatever went wrong
-            response.success = False
-            response.message = f"internal error ({type(error).__name__}: {error}); please report it"
-            traceback.print_exc()
-        response.message = shortened(response.message)
-        return response
 
     def _solve(self, request: SolveIK.Request, response: SolveIK.Response) -> None:
         limb = self.commander.limb(request.chain)
@@ -61,7 +44,7 @@ class SolveIKHandler:
         pole = None
         if request.use_pole:
             pole = self.commander.point_to_base(limb, messages.point_to_array(request.pole, "pole"), frame)
-        seed, ignored = self._seed(limb, request.seed)
+        seed, ignored = request_seed(self.commander, limb, request.seed)
         result = self.commander.solve(limb, target, pole, seed, solver)
         response.success = result.success
         response.solution = messages.joint_state(limb.chain.joint_names, result.q, self.clock.now().to_msg())
@@ -71,8 +54,7 @@ class SolveIKHandler:
         response.solver_used = kind
         response.continuous = bool(result.continuous)
         response.message = result.message or ("solved" if result.success else "no solution")
-        if ignored:
-            response.message += f"; seed entries of joints of other chains ignored: {ignored}"
+        response.message += ignored_note(ignored)
         if request.publish:
             jump = self.commander.jump_refusal(limb, result, seed) if result.success else ""
             if result.success and not jump:
@@ -81,29 +63,6 @@ class SolveIKHandler:
             if jump:
                 limb.stats.record_jump(jump)
                 response.message += f": {jump}"
-
-    def _seed(self, limb: Limb, seed) -> tuple[np.ndarray | None, list[str]]:
-        """(n,) seed from a JointState by name, the current state filling joints it omits; and the
-        joints it names that are the model's but not the chain's (ignored)."""
-        if not seed.name and not seed.position:
-            return self.commander.seed(limb), []
-        if len(seed.name) != len(seed.position) or not np.all(np.isfinite(seed.position)):
-            raise MessageError(
-                f"seed has {len(seed.name)} names and {len(seed.position)} positions, or NaN/inf; "
-                f"send finite positions, one per name, for joints among {list(limb.chain.joint_names)}"
-            )
-        given = dict(zip(seed.name, seed.position))
-        unknown = sorted(set(given) - set(self.commander.frames.model.joints))
-        if unknown:
-            raise MessageError(
-                f"seed names unknown joints {unknown}; chain joints: {list(limb.chain.joint_names)}"
-            )
-        current = self.commander.seed(limb)
-        if current is None:
-            current = limb.chain.rest_configuration()
-        ignored = sorted(set(given) - set(limb.chain.joint_names))
-        q = np.array([given.get(name, current[i]) for i, name in enumerate(limb.chain.joint_names)])
-        return q, ignored
 
 
 def _timeout(value: float) -> float:
