@@ -22,6 +22,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool
@@ -32,6 +33,7 @@ from ik_solvers.hardware.bus import BusError, make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
+from ik_solvers.node import stop_signals
 from ik_solvers.resources import package_share_path
 
 LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
@@ -163,16 +165,17 @@ class ServoBridgeNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the bridge until interrupted, then torque off; 1 when it cannot start (reason on stderr)."""
+    """Run the bridge until SIGINT/SIGTERM, then torque off; 1 when it cannot start (reason on stderr)."""
+    stop_signals.install()
     try:
-        with rclpy.init(args=args):
+        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = ServoBridgeNode()
             except (StartupError, CalibrationError, ModelError, BusError, OSError) as error:
                 print(f"servo_bridge: cannot start: {error}", file=sys.stderr)
                 return 1
             try:
-                rclpy.spin(node)
+                stop_signals.spin_until_stopped(node)
             finally:
                 node.write_stats()  # before the torque-off writes, which may meet a bus already gone
                 node.bridge.shutdown()

@@ -11,10 +11,8 @@ never raised.
 from __future__ import annotations
 
 import math
-import signal
 import sys
 from functools import partial
-from types import SimpleNamespace
 
 import numpy as np
 import rclpy
@@ -30,7 +28,7 @@ from sensor_msgs.msg import JointState
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
 from ik_solvers.model import ModelError, RobotModel
-from ik_solvers.node import messages
+from ik_solvers.node import messages, stop_signals
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
@@ -52,9 +50,6 @@ from ik_solvers.solvers import IKError
 # queue (measured: depth 3 raised the 1 kHz p50 from ~1 ms to ~5 ms).
 DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_THROTTLE = 1.0  # [s] between repeated warnings
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-STOP_POLL = 0.1  # [s] longest wait between two looks at the stop flag when nothing arrives
-_STOP = SimpleNamespace(spinning=False, requested=False)  # written by the signal handler
 
 
 class IKNode(Node):
@@ -249,8 +244,7 @@ class IKNode(Node):
 
 def main(args: list[str] | None = None) -> int:
     """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
-    for stop in STOP_SIGNALS:
-        signal.signal(stop, _stop_on_signal)
+    stop_signals.install()
     try:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
@@ -258,37 +252,10 @@ def main(args: list[str] | None = None) -> int:
             except (ModelError, IKError, ValueError, ParameterException) as error:
                 print(f"ik_node: cannot start: {error}", file=sys.stderr)
                 return 1
-            _spin_until_stopped(node)
+            stop_signals.spin_until_stopped(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0
-
-
-def _spin_until_stopped(node: Node) -> None:
-    """Spin ``node`` until a stop signal is taken (see :func:`_stop_on_signal`) or ROS shuts down."""
-    executor = rclpy.get_global_executor()
-    executor.add_node(node)
-    _STOP.spinning = True
-    try:
-        while executor.context.ok() and not _STOP.requested:
-            executor.spin_once(timeout_sec=STOP_POLL)
-    finally:
-        executor.remove_node(node)
-
-
-def _stop_on_signal(signum: int, frame) -> None:
-    """The first SIGINT or SIGTERM stops the node; later ones are ignored, so that a second Ctrl-C
-    never cuts the clean shutdown short.
-
-    While spinning, the stop is a flag the spin loop reads: a KeyboardInterrupt raised there can
-    surface inside rclpy's message conversion as a RuntimeError instead. During start-up (which
-    may compile the kernels) it is a KeyboardInterrupt, so that start-up stops at once.
-    """
-    for stop in STOP_SIGNALS:
-        signal.signal(stop, signal.SIG_IGN)
-    _STOP.requested = True
-    if not _STOP.spinning:
-        raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -46,12 +46,14 @@ import rclpy
 from geometry_msgs.msg import PoseStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from rclpy.time import Time
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import Float64
 
 from ik_solvers.model import RobotModel
+from ik_solvers.node import stop_signals
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
@@ -235,10 +237,11 @@ def _imu(orientation: np.ndarray, gyro: np.ndarray, accelerometer: np.ndarray, f
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the simulator node until interrupted."""
+    """Run the simulator node until SIGINT/SIGTERM."""
+    stop_signals.install()
     try:
-        with rclpy.init(args=args):
-            rclpy.spin(SimNode())
+        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
+            stop_signals.spin_until_stopped(SimNode())
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except UnstableSimulation as error:

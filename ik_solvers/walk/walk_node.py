@@ -31,8 +31,10 @@ import rclpy
 from geometry_msgs.msg import PointStamped, Twist
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 
 from ik_solvers.model import ModelError, RobotModel
+from ik_solvers.node import stop_signals
 from ik_solvers.node.clock import node_seconds
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
@@ -102,15 +104,16 @@ class WalkNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run walk_node until interrupted; 1 when it cannot start (the reason on stderr)."""
+    """Run walk_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
+    stop_signals.install()
     try:
-        with rclpy.init(args=args):
+        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = WalkNode()
             except (ModelError, ValueError) as error:
                 print(f"walk_node: cannot start: {error}", file=sys.stderr)
                 return 1
-            rclpy.spin(node)
+            stop_signals.spin_until_stopped(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0
