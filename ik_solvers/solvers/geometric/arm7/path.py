@@ -80,8 +80,9 @@ def _plan(solver, targets: np.ndarray, start: np.ndarray | None, turns: np.ndarr
     """(N, 7) one solution per target (all of them reachable): the dynamic programme over the
     sampled solutions, then repairs. Where the plan still takes a step much larger than its usual
     one, chains of seeded solves run forward from the row before the step and backward from the
-    row after it (up to ``REACH`` rows) and join the samples; the programme runs again. Next to an
-    exact alignment the chains hold the splits of the coupled joints that the samples miss."""
+    row after it (up to ``REACH`` rows; a run of such steps gets one chain into it and one out of
+    it) and join the samples; the programme runs again. Next to an exact alignment the chains
+    hold the splits of the coupled joints that the samples miss."""
     chains = _chain(solver, targets, turns)
     sets = [
         np.vstack([_solutions(solver, target, turns), answer[None]])
@@ -89,20 +90,31 @@ def _plan(solver, targets: np.ndarray, start: np.ndarray | None, turns: np.ndarr
     ]
     q = _programme(sets, start)
     for _ in range(REPAIRS):
-        before = np.vstack([q[:1] if start is None else start[None], q[:-1]])
+        before = _previous_rows(q, start)
         steps = np.linalg.norm(q - before, axis=1)
         large = np.flatnonzero(steps > max(REPAIR_FLOOR, REPAIR_FACTOR * np.median(steps)))
         if large.size == 0:
             break
-        for row in large:
-            ahead = np.arange(row, min(row + REACH, len(targets)))
-            behind = np.arange(row - 1, max(row - 1 - REACH, -1), -1)
-            for rows, seed in ((ahead, before[row]), (behind, q[row])):
+        for first, last in _runs(large):  # a run of large steps: one chain into it, one out of it
+            ahead = np.arange(first, min(first + REACH, len(targets)))
+            behind = np.arange(last - 1, max(last - 1 - REACH, -1), -1)
+            for rows, seed in ((ahead, before[first]), (behind, q[last])):
                 for index, answer in zip(rows, _chain(solver, targets[rows], seed)):
                     found = [answer[None], *_splits(solver, targets[index], answer)]
                     sets[index] = np.vstack([sets[index], *found])
         q = _programme(sets, start)
     return q
+
+
+def _previous_rows(q: np.ndarray, start: np.ndarray | None) -> np.ndarray:
+    """(N, 7) the row before each row of q: the seed before the first (itself without a seed)."""
+    return np.vstack([q[:1] if start is None else start[None], q[:-1]])
+
+
+def _runs(rows: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) of each run of consecutive indices in the sorted ``rows``."""
+    breaks = np.flatnonzero(np.diff(rows) > 1)
+    return list(zip(rows[np.r_[0, breaks + 1]], rows[np.r_[breaks, len(rows) - 1]]))
 
 
 def _splits(solver, target: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
@@ -207,10 +219,9 @@ def _least_motion(sets: list[np.ndarray], start: np.ndarray | None, limit: float
 def _result(solver, targets: np.ndarray, q: np.ndarray, start, fallback: BatchResult) -> BatchResult:
     """Rows judged as ``solve_batch`` judges them; continuity from one row to the next."""
     chain = solver.chain
-    position, orientation = pose_error(np.asarray(targets, dtype=float), chain.fk(q))
+    position, orientation = pose_error(targets, chain.fk(q))
     met = (position <= solver.tolerance) & (orientation <= solver.tolerance) & chain.within_limits(q, 1e-9)
-    previous = np.vstack([q[:1] if start is None else start[None], q[:-1]])
-    change = np.abs(q - previous)
+    change = np.abs(q - _previous_rows(q, start))
     continuous = change.max(axis=1) <= solver.jump_limit
     after_met = np.concatenate([[True], met[:-1]])
     messages = []

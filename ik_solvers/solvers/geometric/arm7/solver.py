@@ -122,7 +122,7 @@ class Arm7Solver(GeometricSolver):
     def solve_path(self, targets: np.ndarray, seed: np.ndarray | None = None) -> BatchResult:
         """Targets (N, 4, 4) solved as one path from ``seed`` (7,) [rad], the swivel chosen over the
         whole path so that no joint jumps (:mod:`~ik_solvers.solvers.geometric.arm7.path`); about
-        5 ms per target. Rows as :meth:`solve_batch`'s; ``continuous`` False where a joint still
+        6–15 ms per target. Rows as :meth:`solve_batch`'s; ``continuous`` False where a joint still
         moves more than ``jump_limit`` from the previous row.
 
         Raises:
