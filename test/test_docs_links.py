@@ -1,5 +1,6 @@
 """README.md and docs/*.md hold together: every relative link and anchor resolves, every test they
-cite exists, and the README stays a front page (the reference lives in docs/).
+cite exists, every docs page is linked from the README, and the README stays a front page (the
+reference lives in docs/).
 
 Links are checked as GitHub renders them: the path relative to the page, the anchor one of the
 target page's heading slugs. Links to other sites are not followed (no network here).
@@ -93,6 +94,12 @@ def test_every_cited_test_exists(page: Path) -> None:
         if not test_file.exists() or f"def {test_name}(" not in test_file.read_text(encoding="utf-8"):
             missing.append(f"{file_name}::{test_name}")
     assert missing == [], f"{page.name} cites tests that do not exist"
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    linked = {(ROOT / target.partition("#")[0]).resolve() for target in link_targets(ROOT / "README.md")}
+    unlinked = [page.name for page in PAGES[1:] if page.resolve() not in linked]
+    assert unlinked == [], "add these pages to the README's Documentation table"
 
 
 def test_readme_is_a_front_page() -> None:
