@@ -1,7 +1,7 @@
 """ik_solvers: inverse kinematics for humanoid and legged robots described by a URDF.
 
 The library (this package, ``solvers``, ``control``, ``whole_body``) imports without ROS; only the
-feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy (README "Layout").
+feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy (docs/layout.md).
 """
 
 from ik_solvers.chain import Chain, Joint

@@ -1,6 +1,6 @@
 """Launch the ik_node on ros2_control: controller_manager with the servos' hardware interface, a joint
 state broadcaster and a forward position controller that the ik_node commands. Untested on
-hardware (README "Running on servo hardware"); needs a full ROS 2 install with ros2_control and the
+hardware (docs/hardware.md); needs a full ROS 2 install with ros2_control and the
 servos' hardware interface (e.g. ROBOTIS' dynamixel_hardware_interface).
 
     ros2 launch ik_solvers ros2_control.launch.py calibration:=<share>/config/servos/humanoid_dynamixel.yaml

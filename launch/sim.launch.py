@@ -7,7 +7,7 @@ The ik_node publishes ``joint_commands``; sim_node follows them and publishes ``
 which the ik_node reads back as its measured state. Arguments: ``urdf`` (default the packaged
 humanoid), ``params`` (ik_node parameter file), ``floating_base`` (``false``: torso fixed in
 space; ``true``: the robot stands on the floor), ``publish_rate`` [Hz] of the joint states.
-Send targets on ``<chain>/target_pose`` as described in the README. (``ik_demo`` runs the same
+Send targets on ``<chain>/target_pose`` as described in docs/node.md. (``ik_demo`` runs the same
 pair without launch, with a target generator.)
 """
 

@@ -1,4 +1,4 @@
-"""`colcon build` of both packages from a ROS 2 workspace, as the README tells ROS 2 users.
+"""`colcon build` of both packages from a ROS 2 workspace, as docs/setup.md tells ROS 2 users.
 
 Runs only where the venv made by `make setup` provides colcon and the ament CMake packages (a
 ROS 2 install builds these packages with its own colcon instead). The workspace is the session's

@@ -14,7 +14,7 @@ WALK_YAML = Path(__file__).resolve().parent.parent / "config" / "walk.yaml"
 
 
 def test_walk_yaml_holds_every_field_with_valid_values():
-    # Not the defaults: the packaged file holds the slower gait that walks in MuJoCo (README "Walking").
+    # Not the defaults: the packaged file holds the slower gait that walks in MuJoCo (docs/walking.md).
     values = yaml.safe_load(WALK_YAML.read_text())["walk_node"]["ros__parameters"]["walk"]
     assert set(values) == {item.name for item in fields(WalkConfig)}
     assert WalkConfig.from_mapping(values).dt == WalkConfig().dt

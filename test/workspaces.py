@@ -67,7 +67,7 @@ class ColconBuild:
 
 
 def colcon_build(workspace: Path) -> ColconBuild:
-    """Copy the repository into ``workspace``/src and build both packages as the README says."""
+    """Copy the repository into ``workspace``/src and build both packages as docs/setup.md says."""
     shutil.copytree(REPO_ROOT, workspace / "src" / "ik_solvers", ignore=NOT_COPIED)
     command = ["colcon", "build", "--base-paths", "src", "src/ik_solvers/ik_solvers_interfaces"]
     result = subprocess.run(

@@ -2,7 +2,7 @@
 chosen by parameters.
 
 Run ``ros2 run ik_solvers ik_node`` (or the ``ik_node`` console script). Topics, service and
-parameters are listed in README "Using the node"; the parameters in
+parameters are listed in docs/node.md; the parameters in
 :mod:`ik_solvers.node.parameters`. The node parses messages, calls the library
 (:class:`~ik_solvers.control.commander.Commander`) and publishes; bad input is refused and reported,
 never raised.

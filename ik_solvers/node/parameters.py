@@ -1,6 +1,6 @@
 """The ik_node's parameters: declaration with descriptors, reading into a config, validation.
 
-Parameters (all relative to the node; see README "Using the node"):
+Parameters (all relative to the node; see docs/node.md):
 
 - ``robot_description`` (string, read-only): URDF XML; default the packaged humanoid.
 - ``chain_names`` (string array, read-only): the chains the node commands.
