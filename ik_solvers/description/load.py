@@ -15,7 +15,7 @@ from pathlib import Path
 from ik_solvers.description.errors import DescriptionError
 from ik_solvers.description.packages import resolve_uri
 from ik_solvers.description.xacro_expand import expand_xacro
-from ik_solvers.description.xml_tree import declares_xacro, robot_element
+from ik_solvers.description.xml_tree import declares_xacro, parse_xml, robot_element
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,7 @@ def description_from_string(
     """
     folders = tuple(Path(p) for p in package_path)
     source = f"robot description from '{near}'" if near is not None else "robot description"
+    parse_xml(xml, source)  # the parser's position, and whether the text stops early
     if declares_xacro(xml):
         xml = expand_xacro(xml, xacro_arguments, folders, is_text=True, near=near)
     elif xacro_arguments:

@@ -35,6 +35,18 @@ def parse_xacro_arguments(arguments: Sequence[str]) -> dict[str, str]:
     return parsed
 
 
+def _reason(error: BaseException, said: str) -> str:
+    """Why xacro failed: an unknown package's own message (find_package's, which xacro wraps), else
+    xacro's, with what it printed."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, DescriptionError):
+            return str(cause)
+        cause = getattr(cause, "exc", None) or cause.__cause__ or cause.__context__
+    said = said.strip()
+    return f"{error} ({said})" if said else str(error)
+
+
 @contextmanager
 def _find_through(package_path: Sequence[str | Path], near: Path | None) -> Iterator[None]:
     """While expanding, xacro's ``$(find pkg)`` and ``find()`` use :func:`find_package`."""
@@ -85,10 +97,8 @@ def expand_xacro(
                 xacro.process_doc(document, mappings=dict(arguments or {}))
             else:
                 document = xacro.process_file(str(source), mappings=dict(arguments or {}))
-        except DescriptionError as error:  # from find_package: already names the package
-            raise DescriptionError(f"{what} does not expand: {error}") from error
         except Exception as error:  # xacro raises XacroException, ExpatError, NameError, ...
-            said = warnings.getvalue().strip()
-            detail = f" ({said})" if said else ""
-            raise DescriptionError(f"{what} does not expand: {error}{detail}") from error
+            raise DescriptionError(
+                f"{what} does not expand: {_reason(error, warnings.getvalue())}"
+            ) from error
     return document.toxml()
