@@ -61,14 +61,16 @@ def test_xacro_arguments_reach_the_expanded_description():
     assert np.isclose(short.chain("a_pelvis", "a_l_foot").fk(np.zeros(3))[2, 3], -0.06 - 2 * 0.25)
 
 
-def test_xacro_arguments_are_read_in_the_command_line_form():
-    assert parse_xacro_arguments(["leg_length:=0.25", "prefix:=", "url:=a:=b"]) == {
+def test_xacro_arguments_are_read_in_the_xacro_and_the_ros_command_line_forms():
+    assert parse_xacro_arguments(["leg_length:=0.25", "prefix:=", "url:=a:=b", "side=l", "eq=a=b"]) == {
         "leg_length": "0.25",
         "prefix": "",
         "url": "a:=b",
+        "side": "l",
+        "eq": "a=b",
     }
-    with pytest.raises(DescriptionError, match="'leg_length=0.25' is not of the form name:=value"):
-        parse_xacro_arguments(["leg_length=0.25"])
+    with pytest.raises(DescriptionError, match="'leg_length' is not of the form name:=value or name=value"):
+        parse_xacro_arguments(["leg_length"])
 
 
 def test_a_xacro_document_given_as_text_is_expanded():

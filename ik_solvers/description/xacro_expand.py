@@ -21,16 +21,17 @@ _LOCK = threading.Lock()
 
 
 def parse_xacro_arguments(arguments: Sequence[str]) -> dict[str, str]:
-    """``["name:=value", ...]`` (the ``xacro`` command line's form) → ``{name: value}``.
+    """``["name:=value", ...]`` (the ``xacro`` command line's form) or ``["name=value", ...]``
+    (what rcl's ``-p`` parser accepts unquoted in a list) → ``{name: value}``.
 
     Raises:
-        DescriptionError: an item without ``:=`` or with an empty name.
+        DescriptionError: an item with neither ``:=`` nor ``=``, or with an empty name.
     """
     parsed = {}
     for item in arguments:
-        name, separator, value = item.partition(":=")
+        name, separator, value = item.partition(":=" if ":=" in item else "=")
         if not separator or not name.strip():
-            raise DescriptionError(f"xacro argument '{item}' is not of the form name:=value")
+            raise DescriptionError(f"xacro argument '{item}' is not of the form name:=value or name=value")
         parsed[name.strip()] = value
     return parsed
 
