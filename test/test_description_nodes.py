@@ -112,3 +112,13 @@ def test_ik_node_reads_a_xacro_file(ros_module, tmp_path):
     answer = client.call(SolveIK.Request(chain="left_arm", target=pose_stamped(target)))
     assert answer.success, answer.message
     assert np.allclose(arm.fk(np.array(answer.solution.position))[:3, 3], target[:3, 3], atol=1e-3)
+
+
+def test_ik_demo_names_a_description_that_does_not_load(tmp_path, capsys):
+    from ik_solvers.demo import ik_demo
+
+    broken = tmp_path / "robot.urdf.xacro"
+    broken.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="r"><xacro:oops/></robot>')
+    assert ik_demo.main(["--urdf", str(broken), "--output", str(tmp_path / "demo")]) == 1
+    error = capsys.readouterr().err
+    assert f"ik_demo: xacro file '{broken}' does not expand" in error and "oops" in error

@@ -4,9 +4,18 @@ xacro, real MuJoCo. The missing or unreadable mesh is named."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
-from description_data import MAKER_BOT_MUJOCO, MAKER_BOT_XACRO, OP3_JOINTS, OP3_XACRO, without_geometry
+from description_data import (
+    MAKER_BOT,
+    MAKER_BOT_MUJOCO,
+    MAKER_BOT_XACRO,
+    OP3_JOINTS,
+    OP3_XACRO,
+    without_geometry,
+)
 
 pytest.importorskip("mujoco")
 
@@ -55,6 +64,16 @@ def test_xacro_with_package_meshes_in_four_formats_stands_on_its_feet():
     robot.step(500)  # 1 s
     assert abs(robot.base_pose()[2] - start) < 0.01  # the foot meshes carry it on the floor
     assert np.isclose(start, 0.06 + 2 * 0.25 + 0.03 + 0.01, atol=1e-3)  # hip, legs, foot box
+
+
+def test_a_self_contained_description_needs_neither_its_file_nor_its_packages(tmp_path):
+    folder = tmp_path / "with space"
+    shutil.copytree(MAKER_BOT, folder / "maker_bot_description")
+    xml = load_description(
+        folder / "maker_bot_description" / "urdf" / "maker_bot.urdf.xacro"
+    ).self_contained()
+    assert "package://" not in xml and "file:///" in xml
+    assert MujocoRobot(xml).model.nmesh == 4  # text only: meshes found through their file:// URIs
 
 
 def test_a_meshdir_the_urdf_sets_is_applied_once():

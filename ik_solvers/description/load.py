@@ -15,7 +15,7 @@ from pathlib import Path
 from ik_solvers.description.errors import DescriptionError
 from ik_solvers.description.packages import resolve_uri
 from ik_solvers.description.xacro_expand import expand_xacro
-from ik_solvers.description.xml_tree import declares_xacro, parse_xml, robot_element
+from ik_solvers.description.xml_tree import declares_xacro, parse_xml, robot_element, to_text
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,20 @@ class RobotDescription:
         """The file ``uri`` (``package://``, ``file://``, a path) names; see
         :func:`ik_solvers.description.packages.resolve_uri`."""
         return resolve_uri(uri, self.package_path, self.source)
+
+    def self_contained(self) -> str:
+        """The URDF XML with every mesh URI that names an existing file rewritten as that file's
+        absolute ``file://`` URI (others left as written), for a process that has neither the
+        description's file nor its packages (a node given the XML as text). Comments are dropped."""
+        robot = robot_element(self.xml)
+        for mesh in robot.iter("mesh"):
+            try:
+                path = self.resolve(mesh.get("filename", ""))
+            except DescriptionError:
+                continue
+            if path.is_file():
+                mesh.set("filename", path.resolve().as_uri())
+        return to_text(robot)
 
 
 def description_from_string(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import unquote
 from xml.etree import ElementTree
 
 from ik_solvers.description.errors import DescriptionError
@@ -112,7 +113,7 @@ def resolve_uri(uri: str, package_path: Sequence[str | Path] = (), near: Path | 
             return find_package(name, package_path, near) / rest
         except DescriptionError as error:
             raise DescriptionError(f"cannot resolve '{uri}': {error}") from error
-    path = uri.removeprefix(FILE_SCHEME)
+    path = unquote(uri.removeprefix(FILE_SCHEME)) if uri.startswith(FILE_SCHEME) else uri
     if "://" in path:
         raise DescriptionError(
             f"cannot resolve '{uri}': unknown scheme; accepted: package://, file://, or a file path"
