@@ -20,6 +20,13 @@ from urdf_parser_py import urdf as urdf_parser
 from urdf_parser_py.xml_reflection import core as xml_reflection
 
 from ik_solvers.chain import MOVABLE_TYPES, Chain, Joint
+from ik_solvers.description import (
+    DescriptionError,
+    RobotDescription,
+    description_from_string,
+    load_description,
+)
+from ik_solvers.description.xml_tree import declares_xacro
 
 SUPPORTED_TYPES = MOVABLE_TYPES + ("fixed",)
 
@@ -189,7 +196,10 @@ class RobotModel:
 
     @classmethod
     def from_urdf_string(cls, xml: str) -> RobotModel:
-        """Parse URDF XML; raise :class:`ModelError` with the parser's reason when it fails."""
+        """Parse URDF XML (or a xacro document, expanded first: see :mod:`ik_solvers.description`);
+        raise :class:`ModelError` with the parser's reason when it fails."""
+        if declares_xacro(xml):
+            xml = _described(description_from_string, xml).xml
         robot = _parse_urdf(xml)
         joints = [_joint_from_urdf(j) for j in robot.joints]
         inertials = {link.name: _inertial(link) for link in robot.links if link.inertial is not None}
@@ -198,13 +208,12 @@ class RobotModel:
         return cls(robot.name, [link.name for link in robot.links], joints, inertials, boxes)
 
     @classmethod
-    def from_urdf_file(cls, path: str | Path) -> RobotModel:
-        """Read and parse a URDF file."""
-        try:
-            xml = Path(path).read_text()
-        except OSError as error:
-            raise ModelError(f"cannot read URDF file '{path}': {error.strerror}") from error
-        return cls.from_urdf_string(xml)
+    def from_urdf_file(
+        cls, path: str | Path, xacro_arguments: dict[str, str] | None = None, package_path: tuple = ()
+    ) -> RobotModel:
+        """Read and parse a URDF or xacro file (see :func:`ik_solvers.description.load_description`
+        for ``xacro_arguments`` and ``package_path``)."""
+        return cls.from_urdf_string(_described(load_description, path, xacro_arguments, package_path).xml)
 
     def chain(self, base_link: str, tip_link: str) -> Chain:
         """The serial chain from ``base_link`` down to its descendant ``tip_link``."""
@@ -291,6 +300,14 @@ def _check_no_loop(parent_joint: dict[str, Joint]) -> None:
                 )
             path.append(link)
         cleared.update(path)
+
+
+def _described(load, *arguments) -> RobotDescription:
+    """``load(*arguments)``, a :class:`DescriptionError` raised as :class:`ModelError`."""
+    try:
+        return load(*arguments)
+    except DescriptionError as error:
+        raise ModelError(str(error)) from error
 
 
 def _parse_urdf(xml: str):

@@ -195,8 +195,14 @@ def fk_error(chain, joint_state: JointState, target: np.ndarray) -> float:
 
 
 def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(ros_module, launch, tmp_path):
+    """The other URDF comes through a xacro that includes the file its argument names."""
     urdf = tmp_path / "long_legs.urdf"
     urdf.write_text(humanoid_urdf(HumanoidSpec(leg=LegDims(thigh=0.26, shank=0.23, w=0.03))))
+    xacro = tmp_path / "variant.urdf.xacro"
+    xacro.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="variant"><xacro:arg name="variant" '
+        'default="none"/><xacro:include filename="$(arg variant)"/></robot>'
+    )
     variant = RobotModel.from_urdf_file(urdf).chain("base_link", "l_sole")
     params = tmp_path / "params.yaml"
     node_parameters = {"chain_names": ["left_leg", "right_arm"], "max_velocity_fraction": 1.0}
@@ -209,7 +215,13 @@ def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(ros_module, l
         type(pose_stamped(np.eye(4))), "/robot_a/left_leg/target_pose", 1
     )
 
-    launched = launch("ik.launch.py", urdf=str(urdf), params=str(params), namespace="robot_a")
+    launched = launch(
+        "ik.launch.py",
+        urdf=str(xacro),
+        xacro_args=f"variant:={urdf}",
+        params=str(params),
+        namespace="robot_a",
+    )
     ready(ros_module, launched, solve)
     target = leg_target(variant)
     answer = call(ros_module, solve, SolveIK.Request(chain="left_leg", target=pose_stamped(target)), launched)

@@ -94,3 +94,14 @@ def test_the_launch_file_generates_the_block_and_uses_the_controllers_file():
     text = (REPO_ROOT / "launch" / "ros2_control.launch.py").read_text()
     assert "generate(" in text and '"config", "ros2_control", "humanoid_dynamixel_controllers.yaml"' in text
     assert "ros2_control.controller" in text and "ros2_control.joints" in text
+
+
+def test_a_xacro_description_is_expanded_before_the_block_is_added(tmp_path):
+    xacro = tmp_path / "humanoid.urdf.xacro"
+    xacro.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="humanoid">'
+        f'<xacro:include filename="{URDF}"/></robot>'
+    )
+    urdf, _ = generate(xacro, CALIBRATION)
+    assert "xacro:" not in urdf
+    assert len(block_of(urdf).findall("joint")) == len(load_calibration(CALIBRATION).joint_names)

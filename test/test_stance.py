@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -164,12 +164,12 @@ def test_sole_footprint_comes_from_the_collision_box():
 
 def test_a_leg_without_a_closed_form_is_solved_numerically():
     """Hip roll axis moved 1 cm off the hip yaw axis: no closed form, the numeric solver takes over."""
-    urdf = re.sub(
-        r'(<joint name="[lr]_leg_root" type="revolute">.*?<origin xyz=")0 0 -0.035"',
-        r'\g<1>0 0.01 -0.035"',
-        humanoid_urdf(),
-        flags=re.DOTALL,
-    )
+    robot = ElementTree.fromstring(humanoid_urdf())
+    for side in "lr":
+        origin = robot.find(f"joint[@name='{side}_leg_root']/origin")
+        assert origin.get("xyz") == "0 0 -0.035"
+        origin.set("xyz", "0 0.01 -0.035")
+    urdf = ElementTree.tostring(robot, encoding="unicode")
     solver = StanceSolver(RobotModel.from_urdf_string(urdf))
     assert type(solver.legs.solvers[0]).__name__ == "JacobianSolver"
     width, height = _hip_width(solver), _stance_height(solver)

@@ -28,6 +28,7 @@ from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
+from ik_solvers.description import DescriptionError, load_description
 from ik_solvers.node.parameters import DEFAULT_CHAINS
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
@@ -71,7 +72,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "--urdf",
         type=Path,
         default=None,
-        help="another humanoid of the same joint structure (default: packaged)",
+        help="another humanoid of the same joint structure, URDF or xacro (default: packaged)",
     )
     servo_bus.add_option(parser)
     options = parser.parse_args(argv)
@@ -117,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises
     os.environ.pop("ROS_STATIC_PEERS", None)
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
-    urdf = (options.urdf or package_share_path("urdf", "humanoid.urdf")).read_text()
+    try:
+        description = load_description(options.urdf or package_share_path("urdf", "humanoid.urdf"))
+    except DescriptionError as error:
+        print(f"ik_demo: {error}", file=sys.stderr)
+        return 1
+    urdf = description.self_contained()  # the children and the figures find its meshes without its file
     if not options.fixed_base:
         options.chains = CHAINS
         return free_standing.run(options, urdf, ik_node_arguments(), IK_NODE, table_rows)

@@ -22,6 +22,7 @@ from xml.etree import ElementTree
 
 import yaml
 
+from ik_solvers.description import load_description
 from ik_solvers.hardware.calibration import Calibration, JointCalibration, load_calibration, urdf_limits
 from ik_solvers.hardware.control_tables import DYNAMIXEL
 from ik_solvers.model import RobotModel
@@ -123,8 +124,9 @@ def controllers(calibration: Calibration) -> dict:
 
 
 def generate(urdf_path: Path, calibration_path: Path, plugin: str | None = None) -> tuple[str, str]:
-    """(URDF with the ros2_control block, controllers YAML) for a robot and its calibration."""
-    urdf = Path(urdf_path).read_text()
+    """(URDF with the ros2_control block, controllers YAML) for a robot (URDF or xacro file) and its
+    calibration."""
+    urdf = load_description(urdf_path).xml
     calibration = load_calibration(calibration_path)
     limits = {name: lim[:2] for name, lim in urdf_limits(RobotModel.from_urdf_string(urdf)).items()}
     calibration.check_against_limits(limits)

@@ -29,6 +29,7 @@ from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages, stop_signals
+from ik_solvers.node.description_parameters import START_ERRORS, start_failure
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
@@ -245,16 +246,18 @@ class IKNode(Node):
 def main(args: list[str] | None = None) -> int:
     """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
     stop_signals.install()
+    command_line = sys.argv if args is None else args
     try:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = IKNode()
             except (ModelError, IKError, ValueError, ParameterException) as error:
-                print(f"ik_node: cannot start: {error}", file=sys.stderr)
-                return 1
+                return start_failure("ik_node", error, command_line)
             stop_signals.spin_until_stopped(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except START_ERRORS as error:  # rcl refusing the command line (a -p robot_description:=... among them)
+        return start_failure("ik_node", error, command_line)
     return 0
 
 

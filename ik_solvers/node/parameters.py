@@ -2,7 +2,9 @@
 
 Parameters (all relative to the node; see docs/node.md):
 
-- ``robot_description`` (string, read-only): URDF XML; default the packaged humanoid.
+- ``robot_description`` (string, read-only): URDF or xacro XML; default the packaged humanoid; or
+  ``robot_description_file``, ``xacro_arguments``, ``package_path``
+  (:mod:`ik_solvers.node.description_parameters`).
 - ``chain_names`` (string array, read-only): the chains the node commands.
 - ``chains.<name>.base_link`` / ``tip_link`` (string, read-only), ``chains.<name>.solver``
   (string, settable at run time): ``geometric`` or ``jacobian``.
@@ -33,7 +35,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from ik_solvers.resources import package_share_path
+from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.solvers import SOLVERS
 from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
@@ -133,11 +135,10 @@ def declare_parameters(node: Node) -> NodeConfig:
     """Declare every parameter of the ik_node on ``node`` and read them.
 
     Raises:
-        ValueError: a chain has no base_link/tip_link and no default exists for its name.
+        ValueError: a chain has no base_link/tip_link and no default exists for its name;
+            DescriptionError (a ValueError): the robot description does not load.
     """
-    urdf = package_share_path("urdf", "humanoid.urdf")
-    default_description = urdf.read_text() if urdf.is_file() else ""
-    node.declare_parameter("robot_description", default_description, _describe("URDF XML", True))
+    description = declare_robot_description(node)
     names = node.declare_parameter(
         "chain_names", list(DEFAULT_CHAINS), _describe("chains the node commands", True)
     ).value
@@ -154,7 +155,7 @@ def declare_parameters(node: Node) -> NodeConfig:
     chains = tuple(_declare_chain(node, name) for name in names)
     value = lambda name: node.get_parameter(name).value
     return NodeConfig(
-        robot_description=value("robot_description"),
+        robot_description=description.xml,
         chains=chains,
         solver_options={
             kind: {option: value(f"{kind}.{option}") for option in options}

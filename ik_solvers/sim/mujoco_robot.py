@@ -1,7 +1,9 @@
 """A URDF robot in MuJoCo: floor, gravity, a position servo on every actuated joint.
 
-The simulated robot is built from the same URDF XML the IK node reads. MuJoCo's URDF importer
-turns revolute joints into hinges with their limits; this module adds
+The simulated robot is built from the same URDF XML the IK node reads (or its xacro; meshes found
+through ``package://``, ``file://`` or relative paths and converted where MuJoCo needs it:
+:mod:`ik_solvers.sim.mujoco_urdf`). MuJoCo's URDF importer turns revolute joints into hinges
+with their limits; this module adds
 
 - a floor (plane at z = 0) and a light,
 - one position actuator per movable joint: stiffness ``kp = effort / saturation_error`` [N m/rad]
@@ -28,12 +30,13 @@ It imports without ROS. Units: metres, radians, seconds, N m.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
+from ik_solvers.description import RobotDescription, description_from_string
+from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_tuning import effective_inertias, stabilising_armature
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
 
@@ -85,39 +88,30 @@ class ServoConfig:
             )
 
 
-def _with_root_joint(urdf_xml: str, config: ServoConfig) -> str:
-    """URDF XML whose root link hangs from an added link by a floating or fixed joint.
+def robot_description(description: str | RobotDescription) -> RobotDescription:
+    """``description`` as a :class:`RobotDescription`; text may be URDF or xacro (its
+    ``package://`` meshes are then found through the ament index only)."""
+    if isinstance(description, RobotDescription):
+        return description
+    return description_from_string(description)
 
-    MuJoCo fuses a fixed root into its world body (here ``base_height`` above the floor); a
-    ``floating`` URDF joint becomes a free joint.
+
+def build_spec(description: str | RobotDescription, config: ServoConfig) -> mujoco.MjSpec:
+    """MjSpec of the URDF robot with floor, light and position servos; see the module docstring.
+
+    Args:
+        description: the robot: URDF or xacro text, or a loaded description (meshes found
+            through it: ``package://``, ``file://``, relative to its file).
+        config: servos, physics and base.
+
+    Raises:
+        DescriptionError: the description does not parse, or a mesh is missing (named).
     """
-    root = _root_link(urdf_xml)
-    joint_type = "floating" if config.floating_base else "fixed"
     height = 0.0 if config.floating_base else config.base_height
-    extra = (
-        f'<link name="{SIM_ROOT}"/>'
-        f'<joint name="{FREE_JOINT}" type="{joint_type}"><parent link="{SIM_ROOT}"/>'
-        f'<child link="{root}"/><origin xyz="0 0 {height!r}"/></joint>'
+    xml, assets, root = mujoco_urdf(
+        robot_description(description), SIM_ROOT, FREE_JOINT, config.floating_base, height
     )
-    close = urdf_xml.rfind("</robot>")
-    if close < 0:
-        raise ValueError("URDF XML has no </robot> element")
-    return urdf_xml[:close] + extra + urdf_xml[close:]
-
-
-def _root_link(urdf_xml: str) -> str:
-    """The one link that is no joint's child."""
-    links = re.findall(r'<link\s+name="([^"]+)"', urdf_xml)
-    children = set(re.findall(r'<child\s+link="([^"]+)"', urdf_xml))
-    roots = [link for link in links if link not in children]
-    if len(roots) != 1:
-        raise ValueError(f"URDF must have exactly one root link, found {roots}")
-    return roots[0]
-
-
-def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
-    """MjSpec of the URDF robot with floor, light and position servos; see the module docstring."""
-    spec = mujoco.MjSpec.from_string(_with_root_joint(urdf_xml, config))
+    spec = mujoco.MjSpec.from_string(xml, assets=assets)
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.timestep = config.timestep
     spec.option.gravity = (0.0, 0.0, -9.81)
@@ -135,7 +129,7 @@ def build_spec(urdf_xml: str, config: ServoConfig) -> mujoco.MjSpec:
     servoed = [j for j in spec.joints if j.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
     for joint in servoed:
         _add_servo(spec, joint, config)
-    _add_imu(spec, _root_link(urdf_xml))
+    _add_imu(spec, root)
     _set_armature(spec, servoed, config)
     return spec
 
@@ -191,9 +185,10 @@ class MujocoRobot:
         lower, upper: (n,) joint limits [rad or m].
     """
 
-    def __init__(self, urdf_xml: str, config: ServoConfig | None = None) -> None:
+    def __init__(self, description: str | RobotDescription, config: ServoConfig | None = None) -> None:
+        """Compile the robot; ``description`` as in :func:`build_spec`."""
         self.config = config or ServoConfig()
-        self.model = build_spec(urdf_xml, self.config).compile()
+        self.model = build_spec(description, self.config).compile()
         self.data = mujoco.MjData(self.model)
         self.joint_names: tuple[str, ...] = tuple(self.model.actuator(i).name for i in range(self.model.nu))
         joint_ids = [self.model.joint(name).id for name in self.joint_names]
@@ -231,7 +226,13 @@ class MujocoRobot:
         self.data.qpos[:7] = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
         mujoco.mj_forward(self.model, self.data)
         floor = self.model.geom("floor").id
-        lowest = min(_geom_lowest_z(self.model, self.data, g) for g in range(self.model.ngeom) if g != floor)
+        geoms = [g for g in range(self.model.ngeom) if g != floor]
+        if not geoms:
+            raise ValueError(
+                "a floating base needs collision geometry to stand on the floor, and the robot has none: "
+                "add <collision> elements to its links, or simulate it with a fixed base"
+            )
+        lowest = min(_geom_lowest_z(self.model, self.data, g) for g in geoms)
         self.data.qpos[2] = -lowest
 
     def set_targets(self, names: list[str], positions: list[float]) -> list[str]:

@@ -27,7 +27,9 @@ Two ways to keep time:
   simulated time. While it waits, ``/clock`` repeats the unchanged time every
   ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
 
-Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``publish_rate``,
+Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
+``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
+packaged humanoid; meshes found through ``package://``, ``file://``, relative paths), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
@@ -54,7 +56,11 @@ from std_msgs.msg import Float64
 
 from ik_solvers.model import RobotModel
 from ik_solvers.node import stop_signals
-from ik_solvers.resources import package_share_path
+from ik_solvers.node.description_parameters import (
+    START_ERRORS,
+    declare_robot_description,
+    start_failure,
+)
 from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
@@ -70,9 +76,7 @@ class SimNode(Node):
     def __init__(self) -> None:
         super().__init__("sim_node")
         defaults = ServoConfig()
-        urdf = self.declare_parameter("robot_description", "").value
-        if not urdf:
-            urdf = package_share_path("urdf", "humanoid.urdf").read_text()
+        description = declare_robot_description(self)
         rate = self.declare_parameter("publish_rate", 200.0).value
         config = ServoConfig(
             saturation_error=self.declare_parameter("saturation_error", defaults.saturation_error).value,
@@ -84,8 +88,8 @@ class SimNode(Node):
         )
         self.report_period = self.declare_parameter("report_period", 5.0).value
         self.odom_frame = self.declare_parameter("odom_frame", "odom").value
-        self.robot = MujocoRobot(urdf, config)
-        self.root_link = RobotModel.from_urdf_string(urdf).root
+        self.robot = MujocoRobot(description, config)
+        self.root_link = RobotModel.from_urdf_string(description.xml).root
         self.warned: set[str] = set()
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
@@ -247,6 +251,8 @@ def main(args: list[str] | None = None) -> int:
     except UnstableSimulation as error:
         print(f"sim_node: stopped: {error}", file=sys.stderr)
         return 1
+    except START_ERRORS as error:  # not a failure of the run: rcl, parameters or the description at start
+        return start_failure("sim_node", error, sys.argv if args is None else args)
     return 0
 
 

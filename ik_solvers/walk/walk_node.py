@@ -17,7 +17,8 @@ The generator keeps to the node's clock (the simulated time on ``/clock`` with
 ``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
 targets are stamped with that clock, so a lock-stepped simulator can tell them current.
 
-Parameters: ``robot_description`` (URDF XML; default: the packaged humanoid), ``world_frame``
+Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
+:mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
 (``odom``), ``cmd_vel_timeout`` [s], ``walk.<name>`` for every field of
 :class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them).
 """
@@ -36,7 +37,7 @@ from rclpy.signals import SignalHandlerOptions
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
 from ik_solvers.node.clock import node_seconds
-from ik_solvers.resources import package_share_path
+from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 from ik_solvers_interfaces.msg import WholeBodyTarget
@@ -50,9 +51,7 @@ class WalkNode(Node):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("walk_node", **kwargs)
-        urdf = self.declare_parameter("robot_description", "").value
-        if not urdf:
-            urdf = package_share_path("urdf", "humanoid.urdf").read_text()
+        urdf = declare_robot_description(self).xml
         self.world_frame = self.declare_parameter("world_frame", "odom").value
         self.timeout = self.declare_parameter("cmd_vel_timeout", 0.5).value
         defaults = WalkConfig()

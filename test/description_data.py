@@ -1,0 +1,24 @@
+"""Paths of the robot descriptions in test/descriptions/ (see the README of each)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.etree import ElementTree
+
+DESCRIPTIONS = Path(__file__).resolve().parent / "descriptions"
+OP3 = DESCRIPTIONS / "op3_description"
+OP3_XACRO = OP3 / "urdf" / "robotis_op3.urdf.xacro"
+MAKER_BOT = DESCRIPTIONS / "maker_bot_description"
+MAKER_BOT_XACRO = MAKER_BOT / "urdf" / "maker_bot.urdf.xacro"
+MAKER_BOT_MUJOCO = MAKER_BOT / "urdf" / "maker_bot_mujoco.urdf"
+OP3_JOINTS = 20  # actuated: 6 per leg, 3 per arm, 2 in the neck
+
+
+def without_geometry(urdf: str) -> str:
+    """``urdf`` with every link's ``<visual>`` and ``<collision>`` taken out (the OP3's meshes are
+    not in the test data: see descriptions/op3_description/README.md)."""
+    robot = ElementTree.fromstring(urdf)
+    for link in robot.findall("link"):
+        for element in link.findall("visual") + link.findall("collision"):
+            link.remove(element)
+    return ElementTree.tostring(robot, encoding="unicode")
