@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge
-from ik_solvers.hardware.bus import make_bus
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
 from ik_solvers.model import RobotModel

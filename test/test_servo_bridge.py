@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge, StartupError
-from ik_solvers.hardware.bus import make_bus
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
 from ik_solvers.model import RobotModel

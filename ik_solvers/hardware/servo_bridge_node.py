@@ -29,7 +29,8 @@ from std_srvs.srv import SetBool
 from trajectory_msgs.msg import JointTrajectory
 
 from ik_solvers.hardware.bridge import BridgeConfig, JointReading, ServoBridge, StartupError
-from ik_solvers.hardware.bus import BusError, make_bus
+from ik_solvers.hardware.bus import BusError
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
