@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge
+from ik_solvers.hardware.bridge import ServoBridge
+from ik_solvers.hardware.bridge_config import BridgeConfig
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
