@@ -167,6 +167,7 @@ class ServoBridgeNode(Node):
         while health.events:
             event = health.events.popleft()
             self.log(event.key, event.level, event.text)
+        self.log.flush()
         troubled = [s.servo_id for s in health.troubled() + health.not_following()]
         condition = (health.port_open, tuple(troubled))
         if condition != self.condition:
