@@ -232,11 +232,8 @@ class ServoBridge:
         dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
         self.last_cycle = now
         try:
-            if (
-                self.last_write is not None
-                and self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
-            ):
-                self._arm_watchdog()  # the bridge was silent long: the servos may stop before the next write
+            if self._silent_too_long():
+                self._arm_watchdog()  # the servos may stop before the next write arrives
             goals = self.next_goals(dt, now)
             self.last_write = self.clock()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
@@ -248,6 +245,12 @@ class ServoBridge:
         self.healthy = len(states) == len(self.ids) and not self.health.troubled()
         self.health.record_cycle(now, self.healthy)
         return self._reading(states)
+
+    def _silent_too_long(self) -> bool:
+        """Whether the last write every servo heard is REARM_SHARE of the watchdog period ago."""
+        if self.last_write is None or not (self.watchdog_ids and self.config.bus_watchdog > 0):
+            return False
+        return self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
 
     def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
         """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog."""
