@@ -36,7 +36,10 @@ from ik_solvers.hardware.control_tables import (
 )
 from ik_solvers.hardware.follow_monitor import FollowMonitor
 
-PING_ATTEMPTS = 3  # a servo is missing after this many unanswered pings
+# Attempts of each transaction of the start-up and of a torque switch (nothing moves yet, so a
+# slow answer is worth waiting for: on a loaded machine two answers in a row came too late); a
+# servo is missing after this many unanswered pings.
+SETUP_ATTEMPTS = 5
 REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
 
 
@@ -106,7 +109,7 @@ class ServoBridge:
         for joint in self.joints:
             name = f"{joint.joint} (id {joint.servo_id})"
             try:
-                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i), PING_ATTEMPTS)
+                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i))
             except BusError as error:
                 problems.append(f"{name}: no answer ({error})")
                 continue
@@ -117,15 +120,14 @@ class ServoBridge:
                 )
         return problems
 
-    def _retried(self, call, attempts: int = 0):
-        """``call()`` tried up to ``attempts`` times (default ``1 + retries``); a failure other than a
-        lost port is recorded and retried after clearing the input; the last one is raised."""
-        attempts = attempts or 1 + self.config.retries
-        for attempt in range(attempts):
+    def _retried(self, call):
+        """``call()`` tried up to SETUP_ATTEMPTS times; a failure other than a lost port is recorded
+        and retried after clearing the input; the last one is raised."""
+        for attempt in range(SETUP_ATTEMPTS):
             try:
                 return call()
             except BusError as error:
-                if error.kind == "port" or attempt == attempts - 1:
+                if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
                     raise
                 self.health.record_error(error.kind, str(error), error.servo_id)
                 self.bus.clear_input()
