@@ -1,6 +1,8 @@
 """ServoBridge (no ROS) through the vendors' SDKs against servo_bus_emulator over a real pty:
 start-up checks and refusals, torque only after reading, velocity-limited approach, holding,
-the bus watchdog, torque off at shutdown. Both protocols.
+the bus watchdog (armed so that a pause after start-up leaves no servo refusing goals; an expiry the
+bridge did not see found and re-armed), a stalled servo named as not following, torque off at
+shutdown. Both protocols.
 
 Time for the bridge's goal ramp is given explicitly (``now``), so the expected goals are exact;
 the bus itself runs in real time.
