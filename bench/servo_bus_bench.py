@@ -14,6 +14,10 @@ paces at the baud rate (10 bits a byte), with Return Delay Time 0 (as set for a 
 - Recovery: each fault injected while the bridge runs at 100 Hz; time from the end of the fault
   (for dropped/corrupted replies: their injection) to the first cycle in which every servo answered,
   and the rate over the following 0.5 s.
+- A servo that does not follow: l_elbow stalled (``stall ID``: it answers, takes goals, stays) while
+  its command moves away at 1 rad/s; time from the first cycle whose goal is beyond the follow
+  tolerance of where it stands to the cycle in which the bridge reports it (servo_bridge publishes
+  /diagnostics and logs in that same cycle).
 
 Run: ``python bench/servo_bus_bench.py`` (``make bench``). The machine is shared: read medians.
 """
@@ -27,8 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge
-from ik_solvers.hardware.bus import make_bus
+from ik_solvers.hardware.bridge import ServoBridge
+from ik_solvers.hardware.bridge_config import BridgeConfig
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
 from ik_solvers.model import RobotModel
@@ -143,6 +148,29 @@ def recovery(bridge: ServoBridge, emulator: EmulatorProcess, fault: str, clear: 
     return back, rate, bridge.health.total_errors > errors_before
 
 
+def stall_report(bridge: ServoBridge, emulator: EmulatorProcess) -> float:
+    """Seconds from the stalled elbow's goal leaving tolerance to its report (see the docstring)."""
+    elbow = bridge.calibration.by_joint("l_elbow")
+    k, record = bridge.index["l_elbow"], bridge.health.servos[elbow.servo_id]
+    emulator.command(f"stall {elbow.servo_id}")
+    at, start, out = None, time.monotonic(), None
+    while not record.not_following and time.monotonic() - start < 5.0:
+        now = time.monotonic()
+        sway(bridge, now)
+        if at is not None:
+            bridge.set_command(["l_elbow"], [max(at - (now - start), bridge.low[k])], now)
+        reading = bridge.cycle(now)
+        if at is None and reading is not None:
+            at = dict(zip(reading.names, reading.positions))["l_elbow"]
+        if out is None and at is not None and abs(bridge.goals[k] - at) > bridge.config.follow.tolerance:
+            out = now
+        time.sleep(max(0.0, now + 1.0 / RATE - time.monotonic()))
+    reported = now - out if record.not_following and out is not None else float("nan")
+    emulator.command(f"restore {elbow.servo_id}")
+    run_paced(bridge, 1.0)  # it follows again
+    return reported
+
+
 def bench(protocol: str, seconds: float, samples: int) -> None:
     with (
         tempfile.TemporaryDirectory() as folder,
@@ -190,6 +218,11 @@ def bench(protocol: str, seconds: float, samples: int) -> None:
             print(
                 f"  fault {fault:<12} back after {1e3 * back:6.1f} ms, then {rate:6.1f} Hz, reported: {reported}"
             )
+        reports = sorted(stall_report(bridge, emulator) for _ in range(5))
+        print(
+            f"  stalled servo reported after {', '.join(f'{1e3 * r:.0f}' for r in reports)} ms "
+            f"(follow_time {bridge.config.follow.time:g} s, tolerance {bridge.config.follow.tolerance:g} rad)"
+        )
         bridge.shutdown()
 
 

@@ -298,11 +298,6 @@ def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch)
     launched.stop(("ik_node", "sim_node"))
 
 
-# Intermittent, cause not found: in 3 of about 30 full or launch-only runs the knee's goal register
-# never changed within 30 s although ik_node and the bridge were up (their logs show nothing
-# wrong); it has always passed when run again. One rerun (pytest-rerunfailures, a dependency of
-# colcon-core) keeps such a run from hiding the others; a real regression fails both attempts.
-@pytest.mark.flaky(reruns=1)
 def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):
     calibration_file = REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml"
     calibration = load_calibration(calibration_file)

@@ -1,6 +1,8 @@
 """ServoBridge (no ROS) through the vendors' SDKs against servo_bus_emulator over a real pty:
 start-up checks and refusals, torque only after reading, velocity-limited approach, holding,
-the bus watchdog, torque off at shutdown. Both protocols.
+the bus watchdog (armed so that a pause after start-up leaves no servo refusing goals; an expiry the
+bridge did not see found and re-armed), a stalled servo named as not following, torque off at
+shutdown. Both protocols.
 
 Time for the bridge's goal ramp is given explicitly (``now``), so the expected goals are exact;
 the bus itself runs in real time.
@@ -15,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from ik_solvers.hardware.bridge import BridgeConfig, ServoBridge, StartupError
-from ik_solvers.hardware.bus import make_bus
+from ik_solvers.hardware.bridge import ServoBridge, StartupError
+from ik_solvers.hardware.bridge_config import BridgeConfig
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
 from ik_solvers.model import RobotModel
@@ -155,6 +158,7 @@ def test_the_dynamixel_bus_watchdog_is_armed_and_rearmed_after_it_expired(tmp_pa
         bridge = bridge_on(bus.port, "dynamixel", bus_watchdog=0.1)
         bridge.start(0.0)
         watchdogs = lambda: {s["watchdog"] for s in bus.state().values()}
+        bridge.bus.ping(1)  # the answer comes after the Sync Writes arming the watchdog were taken
         assert watchdogs() <= {5, 255}  # 5 x 20 ms (expired already if this machine stalled us)
         deadline = time.monotonic() + 10.0
         while watchdogs() != {255} and time.monotonic() < deadline:  # the bridge is silent: they expire
@@ -172,3 +176,70 @@ def test_shutdown_turns_the_torque_off(protocol, tmp_path):
         bridge.cycle(DT)
         bridge.shutdown()
         assert all(s["torque"] == 0 for s in bus.state().values())
+
+
+def run_cycles(bridge: ServoBridge, seconds: float, until=lambda: False) -> None:
+    """Cycle at 100 Hz on the wall clock (the follow check judges real motion) for ``seconds`` or
+    until ``until()``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not until():
+        bridge.cycle(time.monotonic())
+        time.sleep(DT)
+
+
+def test_a_pause_between_start_up_and_the_first_cycle_leaves_no_servo_refusing_goals(tmp_path):
+    # A node that starts its cycle timer 0.24 s after start(), less than the bus watchdog's 0.25 s:
+    # before the fix the first servos had heard nothing since their own torque-enable write, earlier
+    # still; their watchdogs expired and refused every later goal, unseen (a Sync Write has no answer).
+    with emulator("dynamixel", tmp_path, "--return-delay", "250") as bus:
+        bridge = bridge_on(bus.port, "dynamixel")
+        bridge.start(time.monotonic())
+        time.sleep(max(0.0, bridge.last_write + 0.24 - time.monotonic()))
+        targets = [j.to_angle(j.zero_ticks) + 0.05 * j.direction for j in bridge.joints]
+        bridge.set_command(list(bridge.calibration.joint_names), targets, time.monotonic())
+        run_cycles(bridge, 0.3)
+        state = bus.state()
+        written = dict(zip(bridge.ids, bridge.calibration.to_ticks(bridge.goals)))
+        refusing = [j.joint for j in bridge.joints if state[j.servo_id]["goal"] != written[j.servo_id]]
+        assert not refusing, (
+            f"goals refused by {refusing}; watchdogs {[s['watchdog'] for s in state.values()]}"
+        )
+        bridge.shutdown()
+
+
+def test_a_watchdog_that_expired_unseen_is_found_by_the_follow_check_and_rearmed(tmp_path):
+    with emulator("dynamixel", tmp_path) as bus:
+        bridge = bridge_on(bus.port, "dynamixel")
+        bridge.start(time.monotonic())
+        elbow = bridge.calibration.by_joint("l_elbow")
+        # What an expiry the bridge did not see leaves: the register at -1, goals refused.
+        bridge.bus.write_register(elbow.servo_id, "bus_watchdog", 0xFF)
+        start = elbow.to_angle(bus.state()[elbow.servo_id]["position"])
+        bridge.set_command(["l_elbow"], [start - 0.5], time.monotonic())
+        reached = lambda: abs(elbow.to_angle(bus.state()[elbow.servo_id]["position"]) - (start - 0.5)) < 0.01
+        run_cycles(bridge, 5.0, reached)
+        events = [e.text for e in bridge.health.events]
+        assert "bus watchdog of l_elbow (id 16) had expired (goals refused): re-armed" in events, events
+        assert reached()
+        bridge.shutdown()
+
+
+def test_a_stalled_servo_is_named_as_not_following_and_cleared_when_it_moves_again(protocol, tmp_path):
+    with emulator(protocol, tmp_path) as bus:
+        bridge = bridge_on(bus.port, protocol)
+        bridge.start(time.monotonic())
+        elbow = bridge.calibration.by_joint("l_elbow")
+        bus.command(f"stall {elbow.servo_id}")
+        start = elbow.to_angle(bus.state()[elbow.servo_id]["position"])
+        bridge.set_command(["l_elbow", "r_elbow"], [start - 0.5, -0.5], time.monotonic())
+        record = bridge.health.servos[elbow.servo_id]
+        run_cycles(bridge, 5.0, lambda: bool(record.not_following))
+        assert record.not_following.startswith(f"at {start:.3f} rad, goal "), record
+        assert [s.joint for s in bridge.health.not_following()] == ["l_elbow"]
+        assert bridge.health.events[-1].level == "error"
+        assert bridge.health.events[-1].text.startswith("l_elbow (id 16) does not follow its goal: at ")
+        bus.command(f"restore {elbow.servo_id}")
+        run_cycles(bridge, 5.0, lambda: not record.not_following)
+        assert not record.not_following
+        assert bridge.health.events[-1].text == "l_elbow (id 16) follows its goal again"
+        bridge.shutdown()

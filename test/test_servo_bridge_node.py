@@ -6,6 +6,9 @@ node keeps running and holds, and the bus recovers; torque off through the servi
 
 from __future__ import annotations
 
+import math
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from ros_helpers import spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool
 
+from ik_solvers.demo.processes import console_script
 from ik_solvers.hardware.calibration import load_calibration
 from ik_solvers.hardware.emulator.client import EmulatorProcess
 
@@ -156,8 +160,49 @@ def test_a_vanished_port_is_reopened_without_a_restart(rig):
     assert "port lost" in rig.status("bus").message and rig.alive()
     assert rig.spin_until(lambda: int(rig.bus_value("port_reopens") or 0) >= 1), rig.log()
     assert int(rig.bus_value("errors.port")) >= 1
-    assert rig.bus_ok() and rig.fresh_states()
+    assert rig.bus_ok(), (rig.status("bus"), rig.log())
+    assert rig.fresh_states()
+    assert rig.spin_until(lambda: "port reopened: servos brought up again" in rig.log()), rig.log()
+    assert "port lost (" in rig.log()
     assert all(s["torque"] == 1 for s in rig.emulator.state().values())
+
+
+def test_a_stalled_servo_is_reported_on_diagnostics_and_in_the_log_naming_it(rig):
+    elbow = rig.calibration.by_joint("l_elbow")
+    name = f"l_elbow (id {elbow.servo_id})"
+    at = elbow.to_angle(round(rig.emulator.state()[elbow.servo_id]["position"]))
+    rig.emulator.command(f"stall {elbow.servo_id}")  # a jammed joint: it answers, takes goals, stays
+    rig.command({"l_elbow": at - 0.4})
+    stuck = lambda: (
+        (s := rig.status(name)) is not None and s.message.startswith("does not follow its goal: at")
+    )
+    assert rig.spin_until(stuck), rig.diagnostics
+    assert rig.status(name).level == DiagnosticStatus.ERROR
+    assert rig.status("bus").message.endswith(f"not following their goals: {name}")
+    logged = lambda: [
+        line for line in rig.log().splitlines() if f"{name} does not follow its goal: at" in line
+    ]
+    assert rig.spin_until(lambda: bool(logged())), rig.log()
+    assert logged()[0].startswith("[ERROR]")
+    rig.emulator.command(f"restore {elbow.servo_id}")
+    assert rig.bus_ok() and rig.status(name).level == DiagnosticStatus.OK
+    assert rig.spin_until(lambda: f"{name} follows its goal again" in rig.log()), rig.log()
+
+
+def test_skipped_commands_are_logged_naming_them_at_most_once_a_second_under_a_flood(rig):
+    long_name = "x" * 500
+    start = time.monotonic()
+    while time.monotonic() - start < 1.5:  # a flood: ~10 bad commands every 10 ms
+        for _ in range(10):
+            rig.commands.publish(JointState(name=[long_name, "l_knee"], position=[0.1, math.nan]))
+        spin_until(rig.session.executor, lambda: False, 0.01)
+    lines = lambda: [line for line in rig.log().splitlines() if "joint_commands: skipped" in line]
+    assert rig.spin_until(lambda: any("more like it not logged" in line for line in lines())), rig.log()
+    elapsed = time.monotonic() - start
+    assert len(lines()) <= elapsed / 1.0 + 1, lines()  # at most one line a second (LOG_PERIOD)
+    first = lines()[0]
+    assert f"unknown joints '{'x' * 40}'; non-finite positions for 'l_knee' (used 0)" in first
+    assert long_name not in rig.log() and rig.alive()
 
 
 def test_the_torque_service_turns_every_servo_off_and_on(rig):
@@ -186,3 +231,50 @@ def test_every_parameter_the_launch_file_sets_is_declared_by_the_node(rig):
 def test_torque_goes_off_when_the_node_stops(rig):
     assert rig.session.processes.stop(rig.process) == 0, rig.log()
     assert {s["torque"] for s in rig.emulator.state().values()} == {0}
+
+
+def broken_calibration(folder: Path, old: str, new: str) -> str:
+    path = folder / "calibration.yaml"
+    text = (REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml").read_text()
+    path.write_text(text.replace(old, new, 1) if old else text + new)
+    return f"calibration:={path}"
+
+
+@pytest.mark.parametrize(
+    "setting, refusal",
+    [
+        (
+            lambda f: broken_calibration(f, "zero_ticks: 2033", "zero_ticks: .nan"),
+            "l_knee: zero_ticks is nan",
+        ),
+        (
+            lambda f: broken_calibration(f, "", "  l_knee: {id: 40, model: XM430-W350}\n"),
+            "l_knee is listed twice (lines 12 and 35)",
+        ),
+        (lambda f: "rate:=0.0", "rate must be a positive finite number, not 0.0"),
+        (lambda f: "rate:=fast", "Trying to set parameter 'rate' to 'fast'"),
+        (lambda f: "bus_watchdog:=9.0", "bus_watchdog must be 0 (off) to 2.54 s"),
+        (lambda f: "follow_tolerance:=-1.0", "follow_tolerance must be >= 0 rad"),
+        (lambda f: "command_joints:=[l_knee, nope]", "command_joints names joints without a servo: ['nope']"),
+    ],
+    ids=["nan", "twice", "rate 0", "rate text", "watchdog", "tolerance", "command joints"],
+)
+def test_a_configuration_error_is_one_line_and_exit_code_1(setting, refusal, tmp_path):
+    result = subprocess.run(
+        [
+            console_script("servo_bridge"),
+            "--ros-args",
+            "-p",
+            setting(tmp_path),
+            "-p",
+            f"port:={tmp_path / 'none'}",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    printed = (result.stdout + result.stderr).strip()
+    assert result.returncode == 1, printed
+    assert "\n" not in printed and printed.startswith("servo_bridge: cannot start: "), printed
+    assert refusal in printed, printed

@@ -97,6 +97,29 @@ def test_a_wrong_calibration_is_refused_with_what_is_wrong(data, words):
     assert all(word in str(error.value) for word in words), str(error.value)
 
 
+@pytest.mark.parametrize("value", [math.nan, math.inf, 2048.5, "2048x", True, None])
+def test_a_non_integer_value_is_refused_naming_the_joint_and_the_key(value):
+    with pytest.raises(CalibrationError, match=r"^j: zero_ticks is .*; an integer is needed$"):
+        calibration_from_dict(calibration(j=joint_entry(zero_ticks=value)))
+
+
+def test_a_nan_in_a_calibration_file_is_a_one_line_refusal(tmp_path):
+    text = (REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml").read_text()
+    path = tmp_path / "nan.yaml"
+    path.write_text(text.replace("zero_ticks: 2033", "zero_ticks: .nan"))
+    with pytest.raises(CalibrationError, match=r"^l_knee: zero_ticks is nan; an integer is needed$"):
+        load_calibration(path)
+
+
+def test_a_joint_listed_twice_is_refused_naming_it_and_its_lines(tmp_path):
+    text = (REPO_ROOT / "config" / "servos" / "humanoid_dynamixel.yaml").read_text()
+    knee = next(line for line in text.splitlines() if line.strip().startswith("l_knee:"))
+    path = tmp_path / "twice.yaml"
+    path.write_text(text + knee.replace("id: 4,", "id: 40,") + "\n")
+    with pytest.raises(CalibrationError, match=r"^l_knee is listed twice \(lines 12 and 35\)"):
+        load_calibration(path)
+
+
 def test_a_urdf_limit_beyond_the_servo_range_is_refused_naming_the_joint():
     narrow = calibration_from_dict(calibration(l_knee=joint_entry(min_ticks=2048, max_ticks=2500)))
     with pytest.raises(CalibrationError, match=r"l_knee: URDF limits \[0.000, 2.500\]"):

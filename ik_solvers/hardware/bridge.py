@@ -8,60 +8,43 @@ command while a servo fails to answer or reports a hardware error. Failed transa
 retried, counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`, and the servo
 that failed is found by reading the servos one by one. A lost port is reopened every
 ``reopen_interval`` seconds; the servos are then brought up again from where they are.
+
+Each servo's bus watchdog (Dynamixel) counts from the last instruction *that servo* heard, so it
+is armed and re-armed with Sync Writes, which every servo hears at once, and only after the
+servo-by-servo writes of the start-up; it is re-armed whenever the bridge was silent for half its
+period. A servo that answers but does not follow its goal is found by
+:class:`~ik_solvers.hardware.follow_monitor.FollowMonitor` and reported; if its bus watchdog had
+expired after all (its goals refused without a word: a Sync Write gets no answer), it is re-armed.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
+from ik_solvers.hardware.bridge_config import BridgeConfig, CommandUse, JointReading
 from ik_solvers.hardware.bus import BusError, ServoBus, ServoState
 from ik_solvers.hardware.bus_health import BusHealth
 from ik_solvers.hardware.calibration import Calibration
-from ik_solvers.hardware.control_tables import DYNAMIXEL_ALERT_BIT, WATCHDOG_UNIT, hardware_error_text
+from ik_solvers.hardware.control_tables import (
+    DYNAMIXEL_ALERT_BIT,
+    WATCHDOG_EXPIRED,
+    WATCHDOG_UNIT,
+    hardware_error_text,
+)
+from ik_solvers.hardware.follow_monitor import FollowMonitor
 
-PING_ATTEMPTS = 3  # a servo is missing after this many unanswered pings
+# Attempts of each transaction of the start-up and of a torque switch (nothing moves yet, so a
+# slow answer is worth waiting for: on a loaded machine two answers in a row came too late); a
+# servo is missing after this many unanswered pings.
+SETUP_ATTEMPTS = 5
+REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
 
 
 class StartupError(RuntimeError):
     """The bus or its servos are not what the calibration says; the message names them."""
-
-
-@dataclass(frozen=True)
-class BridgeConfig:
-    """Settings of the bridge. Times in seconds.
-
-    Attributes:
-        rate_hz: read/write cycles per second.
-        command_timeout: a command older than this is not followed any more (the goals hold).
-        velocity_scale: share of each joint's URDF velocity limit the goals may move at.
-        bus_watchdog: the servos stop by themselves after this silence (models with a bus
-            watchdog; 0 = off).
-        reopen_interval: time between attempts to reopen a lost port.
-        retries: extra attempts of a failed group read before the servos are read one by one.
-        torque_off_on_shutdown: disable torque when the bridge stops.
-    """
-
-    rate_hz: float = 100.0
-    command_timeout: float = 0.5
-    velocity_scale: float = 1.0
-    bus_watchdog: float = 0.25
-    reopen_interval: float = 0.2
-    retries: int = 1
-    torque_off_on_shutdown: bool = True
-
-
-@dataclass(frozen=True)
-class JointReading:
-    """Measured joint state of the servos that answered in one cycle (URDF units)."""
-
-    names: list[str]
-    positions: list[float]  # [rad]
-    velocities: list[float]  # [rad/s]
-    loads: list[float]  # fraction of the servo's maximum torque, signed
 
 
 class ServoBridge:
@@ -95,6 +78,8 @@ class ServoBridge:
         self.clock = time.monotonic
         self.next_reopen = 0.0
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
+        self.monitor = FollowMonitor(len(self.joints), config.follow)
+        self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
 
     # -- start-up and shutdown --------------------------------------------------------------
     def start(self, now: float) -> None:
@@ -124,7 +109,7 @@ class ServoBridge:
         for joint in self.joints:
             name = f"{joint.joint} (id {joint.servo_id})"
             try:
-                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i), PING_ATTEMPTS)
+                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i))
             except BusError as error:
                 problems.append(f"{name}: no answer ({error})")
                 continue
@@ -135,31 +120,31 @@ class ServoBridge:
                 )
         return problems
 
-    def _retried(self, call, attempts: int = 0):
-        """``call()`` tried up to ``attempts`` times (default ``1 + retries``); a failure other than a
-        lost port is recorded and retried after clearing the input; the last one is raised."""
-        attempts = attempts or 1 + self.config.retries
-        for attempt in range(attempts):
+    def _retried(self, call):
+        """``call()`` tried up to SETUP_ATTEMPTS times; a failure other than a lost port is recorded
+        and retried after clearing the input; the last one is raised."""
+        for attempt in range(SETUP_ATTEMPTS):
             try:
                 return call()
             except BusError as error:
-                if error.kind == "port" or attempt == attempts - 1:
+                if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
                     raise
                 self.health.record_error(error.kind, str(error), error.servo_id)
                 self.bus.clear_input()
         raise AssertionError("unreachable")
 
     def _bring_up(self, now: float, torque: bool) -> None:
-        """Read present positions, hold there, set limits and watchdog, then enable torque."""
+        """Read present positions and hold there; with the bus watchdog off, set the velocity limits
+        and enable torque servo by servo; then arm the watchdog of all servos at once."""
         self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+        self._write_watchdog(0)  # no servo expires while the others get their writes; clears an expiry
         for joint, limit in zip(self.joints, self.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
             self._retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
-        self._arm_watchdog()
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
-        self.last_write = self.clock()
+        self._arm_watchdog()
         self.healthy = True
 
     def _take_present(self, states: dict[int, ServoState]) -> None:
@@ -170,22 +155,19 @@ class ServoBridge:
         self.command_time = -math.inf
 
     def _arm_watchdog(self) -> None:
-        """(Re)start the bus watchdog of every servo that has one: clear it, then set the period.
-
-        A servo that does not answer is recorded and skipped (a lost port still raises).
-        """
+        """(Re)start the bus watchdog of every servo that has one: clear it (an expired one refuses
+        goals until then), then set the period; two Sync Writes, heard by all servos at once."""
+        self._write_watchdog(0)
         units = round(self.config.bus_watchdog / WATCHDOG_UNIT)
-        for joint in self.joints:
-            if not joint.model.has_bus_watchdog:
-                continue
-            try:
-                self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", 0))
-                if units:
-                    self._retried(lambda i=joint.servo_id: self.bus.write_register(i, "bus_watchdog", units))
-            except BusError as error:
-                if error.kind == "port":
-                    raise
-                self.health.record_error(error.kind, str(error), joint.servo_id)
+        if units:
+            self._write_watchdog(units)
+
+    def _write_watchdog(self, units: int) -> None:
+        """One Sync Write of the Bus Watchdog register [WATCHDOG_UNIT] to every servo that has one;
+        it counts as the last write every servo heard."""
+        if self.watchdog_ids:
+            self.last_write = self.clock()
+            self.bus.sync_write("bus_watchdog", dict.fromkeys(self.watchdog_ids, units))
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
@@ -195,6 +177,7 @@ class ServoBridge:
         for servo_id in self.ids:
             self._retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
         self.torque_on = on
+        self.monitor.reset()
 
     def shutdown(self) -> None:
         """Disable torque (when configured) and close the port; bus errors are ignored here."""
@@ -213,21 +196,25 @@ class ServoBridge:
         self.health.port_open = False
 
     # -- commands -----------------------------------------------------------------------------
-    def set_command(self, names: list[str], positions: list[float], now: float) -> int:
-        """Take joint targets [rad] by name, received at ``now`` [s]; returns how many were used.
+    def set_command(self, names: list[str], positions: list[float], now: float) -> CommandUse:
+        """Take joint targets [rad] by name, received at ``now`` [s]; what was used and skipped.
 
-        Unknown names and non-finite values are skipped; targets are clamped to the calibrated range.
+        Unknown names, non-finite values and values without a name are skipped; targets are
+        clamped to the calibrated range.
         """
-        used = 0
+        unknown, not_finite = [], []
         for name, value in zip(names, positions):
             k = self.index.get(name)
-            if k is None or not math.isfinite(value):
-                continue
-            self.command[k] = min(max(value, self.low[k]), self.high[k])
-            used += 1
+            if k is None:
+                unknown.append(name)
+            elif not math.isfinite(value):
+                not_finite.append(name)
+            else:
+                self.command[k] = min(max(value, self.low[k]), self.high[k])
+        used = min(len(names), len(positions)) - len(unknown) - len(not_finite)
         if used:
             self.command_time = now
-        return used
+        return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
 
     def next_goals(self, dt: float, now: float) -> np.ndarray:
         """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
@@ -247,18 +234,66 @@ class ServoBridge:
         dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
         self.last_cycle = now
         try:
-            if self.last_write is not None and self.clock() - self.last_write > self.config.bus_watchdog > 0:
-                self._arm_watchdog()  # the bridge was silent too long: the servos may have stopped
+            if self._silent_too_long():
+                self._arm_watchdog()  # the servos may stop before the next write arrives
             goals = self.next_goals(dt, now)
-            self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
             self.last_write = self.clock()
+            self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
             states = self._read_states()
+            self._watch_following(now, goals, states)
         except BusError as error:
             self._lost(error, now)
             return None
         self.healthy = len(states) == len(self.ids) and not self.health.troubled()
         self.health.record_cycle(now, self.healthy)
         return self._reading(states)
+
+    def _silent_too_long(self) -> bool:
+        """Whether the last write every servo heard is REARM_SHARE of the watchdog period ago."""
+        if self.last_write is None or not (self.watchdog_ids and self.config.bus_watchdog > 0):
+            return False
+        return self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
+
+    def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
+        """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog."""
+        if not self.torque_on:
+            return
+        present = np.array([self._angle(j, states) for j in self.joints])
+        stuck = self.monitor.update(now, goals, present)
+        for k, joint in enumerate(self.joints):
+            problem = ""
+            if stuck[k]:
+                problem = (
+                    f"at {present[k]:.3f} rad, goal {goals[k]:.3f} rad, not within "
+                    f"{self.config.follow.tolerance:g} rad of its goals nor closing in for "
+                    f"{self.config.follow.time:g} s"
+                )
+            newly = problem and not self.health.servos[joint.servo_id].not_following
+            self.health.record_following(joint.servo_id, problem)
+            if newly and joint.servo_id in self.watchdog_ids:
+                self._rearm_if_expired(joint.servo_id)
+
+    @staticmethod
+    def _angle(joint, states: dict[int, ServoState]) -> float:
+        """The joint angle [rad] the servo answered, NaN when it did not."""
+        state = states.get(joint.servo_id)
+        return math.nan if state is None else joint.to_angle(state.position)
+
+    def _rearm_if_expired(self, servo_id: int) -> None:
+        """Read the servo's Bus Watchdog; when it expired (goals refused), re-arm all servos."""
+        try:
+            expired = self.bus.read_register(servo_id, "bus_watchdog") == WATCHDOG_EXPIRED
+        except BusError as error:
+            if error.kind == "port":
+                raise
+            self.health.record_error(error.kind, str(error), servo_id)
+            return
+        if expired:
+            name = self.health.servos[servo_id].name
+            self.health.event(
+                "watchdog", "warning", f"bus watchdog of {name} had expired (goals refused): re-armed"
+            )
+            self._arm_watchdog()
 
     def _read_states(self) -> dict[int, ServoState]:
         """All servos' states: the group read, retried, then one by one to find who failed."""
@@ -327,6 +362,11 @@ class ServoBridge:
             self.health.port_open = False
             self.healthy = False
             self.next_reopen = now + self.config.reopen_interval
+            self.health.event(
+                "port",
+                "error",
+                f"port lost ({error}); goals hold, reopening every {self.config.reopen_interval:g} s",
+            )
 
     def _try_reopen(self, now: float) -> None:
         """Reopen a lost port when due and bring the servos up again from where they are."""
@@ -342,3 +382,5 @@ class ServoBridge:
             return
         self.health.port_open = True
         self.health.port_reopens += 1
+        self.monitor.reset()
+        self.health.event("port", "info", "port reopened: servos brought up again from where they are")

@@ -1,17 +1,17 @@
 """The one small interface the servo bridge drives a bus through, whatever the protocol.
 
-Backends: :mod:`ik_solvers.hardware.dynamixel_bus` (Dynamixel Protocol 2.0 through ROBOTIS'
-``dynamixel_sdk``) and :mod:`ik_solvers.hardware.feetech_bus` (Feetech STS through ``scservo_sdk``).
-The packets, checksums and sync instructions are the SDKs'; the backends only choose registers and
-turn the SDKs' result codes into :class:`BusError`. This module imports without ROS.
+The base the backends build on: :class:`ServoBus`, :class:`BusError`, :class:`ServoState` and the
+value encodings. It imports no backend; :func:`ik_solvers.hardware.bus_backends.make_bus` picks
+one (Dynamixel Protocol 2.0 through ROBOTIS' ``dynamixel_sdk``, Feetech STS through
+``scservo_sdk``). The packets, checksums and sync instructions are the SDKs'; the backends only
+choose registers and turn the SDKs' result codes into :class:`BusError`. This module imports
+without ROS.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol
-
-from ik_solvers.hardware.control_tables import DYNAMIXEL, FEETECH
 
 
 class BusError(Exception):
@@ -76,24 +76,6 @@ class ServoBus(Protocol):
 
     def clear_input(self) -> None:
         """Drop whatever late bytes wait in the receive buffer; forget a transaction cut short."""
-
-
-def make_bus(protocol: str, port: str, baud_rate: int, **options) -> ServoBus:
-    """The backend for ``protocol`` (``dynamixel`` or ``feetech``) on serial ``port``.
-
-    Options: ``latency_timer_ms`` (the USB adapter's latency timer the SDK adds to its packet
-    timeouts [ms]) and, for Dynamixel, ``fast_sync_read`` (bool).
-    """
-    if protocol == DYNAMIXEL:
-        from ik_solvers.hardware.dynamixel_bus import DynamixelBus
-
-        return DynamixelBus(port, baud_rate, **options)
-    if protocol == FEETECH:
-        from ik_solvers.hardware.feetech_bus import FeetechBus
-
-        options.pop("fast_sync_read", None)
-        return FeetechBus(port, baud_rate, **options)
-    raise ValueError(f"unknown bus protocol {protocol!r}; accepted: {DYNAMIXEL}, {FEETECH}")
 
 
 def to_signed(value: int, bits: int) -> int:

@@ -2,7 +2,10 @@
 
 The bridge records every failed transaction here; the node turns it into diagnostics. A servo is
 in trouble while its last transaction failed or it reports a hardware error; it is healthy again
-after its next good answer.
+after its next good answer. A servo that answers but does not follow its goal is recorded apart
+(:meth:`BusHealth.not_following`): it is reported, but the other servos keep following commands.
+What changes (port lost and back, a servo stops or starts following) is also queued as an
+:class:`Event` for the node's log.
 """
 
 from __future__ import annotations
@@ -11,6 +14,17 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 RATE_WINDOW = 100  # cycles over which the cycle rate is measured
+EVENT_QUEUE = 100  # events kept until the node logs them (older ones are dropped)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the log should say: ``key`` names its kind (throttling is per key), ``level`` is
+    ``info``, ``warning`` or ``error``."""
+
+    key: str
+    level: str
+    text: str
 
 
 @dataclass
@@ -23,6 +37,12 @@ class ServoHealth:
     last_error: str = ""
     failing: bool = False
     hardware_error: str = ""
+    not_following: str = ""  # why it does not follow its goal, in words ("" = it follows)
+
+    @property
+    def name(self) -> str:
+        """``joint (id N)``."""
+        return f"{self.joint} (id {self.servo_id})"
 
 
 @dataclass
@@ -38,6 +58,7 @@ class BusHealth:
     last_error: str = ""
     first_cycle: float | None = None
     cycle_ends: deque = field(default_factory=lambda: deque(maxlen=RATE_WINDOW))
+    events: deque = field(default_factory=lambda: deque(maxlen=EVENT_QUEUE))
 
     @classmethod
     def for_servos(cls, joints: dict[int, str]) -> BusHealth:
@@ -63,6 +84,23 @@ class BusHealth:
             servo.last_error = f"hardware error: {hardware_error}"
             self.errors["hardware"] += 1
         servo.hardware_error = hardware_error
+
+    def record_following(self, servo_id: int, problem: str) -> None:
+        """Whether ``servo_id`` follows its goal: ``problem`` in words, or "" when it does; a change
+        is queued as an event."""
+        servo = self.servos[servo_id]
+        if problem and not servo.not_following:
+            servo.errors += 1
+            servo.last_error = problem
+            self.errors["not_following"] += 1
+            self.event(f"follow {servo_id}", "error", f"{servo.name} does not follow its goal: {problem}")
+        elif servo.not_following and not problem:
+            self.event(f"follow {servo_id}", "info", f"{servo.name} follows its goal again")
+        servo.not_following = problem
+
+    def event(self, key: str, level: str, text: str) -> None:
+        """Queue a line for the log (see :class:`Event`)."""
+        self.events.append(Event(key, level, text))
 
     def record_cycle(self, now: float, good: bool) -> None:
         """One read/write cycle ended at ``now`` [s]."""
@@ -103,3 +141,7 @@ class BusHealth:
     def troubled(self) -> list[ServoHealth]:
         """Servos that failed their last transaction or report a hardware error."""
         return [s for s in self.servos.values() if s.failing or s.hardware_error]
+
+    def not_following(self) -> list[ServoHealth]:
+        """Servos that answer but do not follow their goals."""
+        return [s for s in self.servos.values() if s.not_following]

@@ -10,7 +10,9 @@ A calibration file (``config/servos/*.yaml``) holds the bus settings and one ent
 ``angle = direction * (ticks - zero_ticks) * 2 pi / ticks_per_rev`` [rad]. ``min_ticks`` ..
 ``max_ticks`` is the calibrated range: no goal outside it is ever written. At start-up the
 calibration is checked against the URDF: a joint limit that the calibrated range cannot reach is
-refused, naming the joint. This module imports without ROS.
+refused, naming the joint. Every value of a joint must be an integer (a NaN, an inf, 2048.5 or
+a string is refused, naming the joint and the key), and a joint or key written twice is refused
+(YAML would silently keep the last). This module imports without ROS.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import yaml
 from ik_solvers.hardware.control_tables import PROTOCOLS, ServoModel, servo_model
 
 _JOINT_KEYS = {"id", "model", "direction", "zero_ticks", "ticks_per_rev", "min_ticks", "max_ticks"}
+_INTEGER_KEYS = ("id", "direction", "zero_ticks", "ticks_per_rev", "min_ticks", "max_ticks")
 
 
 class CalibrationError(ValueError):
@@ -132,18 +135,29 @@ def _joint(name: str, entry: dict) -> JointCalibration:
         model = servo_model(str(entry["model"]))
     except ValueError as error:
         raise CalibrationError(f"{name}: {error}") from None
+    values = {key: integer(entry[key], f"{name}: {key}") for key in _INTEGER_KEYS}
     joint = JointCalibration(
         joint=name,
-        servo_id=int(entry["id"]),
+        servo_id=values["id"],
         model=model,
-        direction=int(entry["direction"]),
-        zero_ticks=int(entry["zero_ticks"]),
-        ticks_per_rev=int(entry["ticks_per_rev"]),
-        min_ticks=int(entry["min_ticks"]),
-        max_ticks=int(entry["max_ticks"]),
+        direction=values["direction"],
+        zero_ticks=values["zero_ticks"],
+        ticks_per_rev=values["ticks_per_rev"],
+        min_ticks=values["min_ticks"],
+        max_ticks=values["max_ticks"],
     )
     _check_joint(joint)
     return joint
+
+
+def integer(value, what: str) -> int:
+    """``value`` as an int: an int, or a float with an integral finite value; else
+    CalibrationError naming ``what``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise CalibrationError(f"{what} is {value!r}; an integer is needed")
 
 
 def _check_joint(joint: JointCalibration) -> None:
@@ -177,7 +191,10 @@ def calibration_from_dict(data: dict) -> Calibration:
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
         raise CalibrationError(f"servo ids used by more than one joint: {repeated}")
-    return Calibration(protocol, str(bus.get("port", "")), int(bus.get("baud_rate", 1_000_000)), joints)
+    baud_rate = integer(bus.get("baud_rate", 1_000_000), "bus.baud_rate")
+    if baud_rate <= 0:
+        raise CalibrationError(f"bus.baud_rate is {baud_rate}; a positive rate [bit/s] is needed")
+    return Calibration(protocol, str(bus.get("port", "")), baud_rate, joints)
 
 
 def urdf_limits(model) -> dict[str, tuple[float, float, float, float]]:
@@ -190,7 +207,31 @@ def urdf_limits(model) -> dict[str, tuple[float, float, float, float]]:
     }
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a mapping that names a key twice (YAML keeps the last)."""
+
+    def construct_mapping(self, node, deep=False):  # PyYAML's method name
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise CalibrationError(
+                    f"{key} is listed twice (lines {seen[key] + 1} and {key_node.start_mark.line + 1}); "
+                    "each joint and key once"
+                )
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
 def load_calibration(path: str | Path) -> Calibration:
     """Read and check a calibration file; :class:`CalibrationError` says what is wrong."""
     with open(path) as stream:
-        return calibration_from_dict(yaml.safe_load(stream) or {})
+        try:
+            data = yaml.load(stream, Loader=_UniqueKeyLoader)
+        except yaml.YAMLError as error:
+            raise CalibrationError(f"{path} is not valid YAML: {error}") from None
+    if data is not None and not isinstance(data, dict):
+        raise CalibrationError(
+            f"{path} holds a {type(data).__name__}; a mapping with bus and joints is needed"
+        )
+    return calibration_from_dict(data or {})

@@ -86,6 +86,8 @@ FEETECH_HARDWARE_ERRORS = {
 }
 DYNAMIXEL_ALERT_BIT = 0x80
 WATCHDOG_UNIT = 0.02  # [s] per unit of Dynamixel's Bus Watchdog register
+WATCHDOG_EXPIRED = 0xFF  # the Bus Watchdog register's -1: expired, Goal Position refused until cleared
+WATCHDOG_MAX = 127  # [WATCHDOG_UNIT] the longest period the register takes (1..127)
 
 
 @dataclass(frozen=True)

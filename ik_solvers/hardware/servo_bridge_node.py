@@ -5,20 +5,24 @@
 Subscriptions: ``joint_commands`` (sensor_msgs/JointState, by name), ``~/commands``
 (std_msgs/Float64MultiArray in ``command_joints`` order, a forward controller's shape),
 ``~/joint_trajectory`` (trajectory_msgs/JointTrajectory: its last point). Publications:
-``joint_states`` (what the servos answered, each cycle), ``/diagnostics`` (1 Hz). Service
-``~/set_torque`` (std_srvs/SetBool). Parameters: see :func:`declare`. The bus logic is
-:class:`~ik_solvers.hardware.bridge.ServoBridge`; this node only moves messages.
+``joint_states`` (what the servos answered, each cycle), ``/diagnostics`` (1 Hz, and at once
+when a servo's or the port's condition changes). Service ``~/set_torque`` (std_srvs/SetBool).
+Parameters: see :func:`declare`. The bus logic is :class:`~ik_solvers.hardware.bridge.ServoBridge`;
+this node only moves messages, and logs what the bridge skipped or saw change (throttled: at most
+one line a second of each kind).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
 
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -28,16 +32,23 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool
 from trajectory_msgs.msg import JointTrajectory
 
-from ik_solvers.hardware.bridge import BridgeConfig, JointReading, ServoBridge, StartupError
-from ik_solvers.hardware.bus import BusError, make_bus
+from ik_solvers.hardware.bridge import ServoBridge, StartupError
+from ik_solvers.hardware.bridge_config import BridgeConfig, CommandUse, JointReading
+from ik_solvers.hardware.bus import BusError
+from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
+from ik_solvers.hardware.follow_monitor import FollowLimits
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
+from ik_solvers.hardware.throttled_log import ThrottledLog
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
 from ik_solvers.resources import package_share_path
 
 LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 DIAGNOSTICS_PERIOD = 1.0  # [s]
+LOG_PERIOD = 1.0  # [s] at most one log line of each kind in this time
+NAMES_LOGGED = 5  # names quoted in a log line, each cut to NAME_CHARS
+NAME_CHARS = 40
 
 
 def declare(node: Node) -> dict:
@@ -53,6 +64,8 @@ def declare(node: Node) -> dict:
         "velocity_scale": BridgeConfig.velocity_scale,
         "bus_watchdog": BridgeConfig.bus_watchdog,  # [s], 0 = off
         "torque_off_on_shutdown": BridgeConfig.torque_off_on_shutdown,
+        "follow_tolerance": FollowLimits.tolerance,  # [rad], 0 = no check
+        "follow_time": FollowLimits.time,  # [s]
         "fast_sync_read": True,
         "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
@@ -66,7 +79,16 @@ class ServoBridgeNode(Node):
 
     def __init__(self) -> None:
         super().__init__("servo_bridge")
+        self.log = ThrottledLog(self.get_logger(), LOG_PERIOD)
         p = declare(self)
+        config = BridgeConfig(
+            rate_hz=p["rate"],
+            command_timeout=p["command_timeout"],
+            velocity_scale=p["velocity_scale"],
+            bus_watchdog=p["bus_watchdog"],
+            torque_off_on_shutdown=p["torque_off_on_shutdown"],
+            follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
+        )
         calibration = load_calibration(p["calibration"])
         model = RobotModel.from_urdf_string(p["robot_description"])
         limits = urdf_limits(model)
@@ -80,16 +102,15 @@ class ServoBridgeNode(Node):
             latency_timer_ms=p["latency_timer_ms"],
             fast_sync_read=p["fast_sync_read"],
         )
-        config = BridgeConfig(
-            rate_hz=p["rate"],
-            command_timeout=p["command_timeout"],
-            velocity_scale=p["velocity_scale"],
-            bus_watchdog=p["bus_watchdog"],
-            torque_off_on_shutdown=p["torque_off_on_shutdown"],
-        )
         self.bridge = ServoBridge(calibration, bus, {n: lim[2] for n, lim in limits.items()}, config)
         self.efforts = {n: lim[3] for n, lim in limits.items()}
         self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
+        unknown = sorted(set(self.command_joints) - set(calibration.joint_names))
+        if unknown:
+            raise CalibrationError(
+                f"command_joints names joints without a servo: {unknown}; the calibration's: "
+                f"{', '.join(calibration.joint_names)}"
+            )
         self.stats_file = p["stats_file"]
         self.bridge.start(time.monotonic())
         self.get_logger().info(
@@ -108,16 +129,22 @@ class ServoBridgeNode(Node):
     # -- commands ---------------------------------------------------------------------------------
     def on_joint_state(self, msg: JointState) -> None:
         """Joint targets by name [rad]."""
-        self.bridge.set_command(list(msg.name), list(msg.position), time.monotonic())
+        self._command("joint_commands", list(msg.name), list(msg.position))
 
     def on_array(self, msg: Float64MultiArray) -> None:
         """Joint targets [rad] in ``command_joints`` order."""
-        self.bridge.set_command(self.command_joints, list(msg.data), time.monotonic())
+        self._command("~/commands", self.command_joints, list(msg.data))
 
     def on_trajectory(self, msg: JointTrajectory) -> None:
         """The last point of a trajectory as the target (the bridge limits the velocity itself)."""
         if msg.points:
-            self.bridge.set_command(list(msg.joint_names), list(msg.points[-1].positions), time.monotonic())
+            self._command("~/joint_trajectory", list(msg.joint_names), list(msg.points[-1].positions))
+
+    def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
+        """Hand a command to the bridge; log (throttled) what it skipped."""
+        use = self.bridge.set_command(names, positions, time.monotonic())
+        if use.skipped:
+            self.log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
 
     def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
         """Enable (holding where the servos are) or disable torque on every servo."""
@@ -137,7 +164,12 @@ class ServoBridgeNode(Node):
         if reading is not None:
             self.states.publish(self._joint_state(reading))
         health = self.bridge.health
-        condition = (health.port_open, tuple(s.servo_id for s in health.troubled()))
+        while health.events:
+            event = health.events.popleft()
+            self.log(event.key, event.level, event.text)
+        self.log.flush()
+        troubled = [s.servo_id for s in health.troubled() + health.not_following()]
+        condition = (health.port_open, tuple(troubled))
         if condition != self.condition:
             self.condition = condition
             self.on_diagnostics()
@@ -164,6 +196,24 @@ class ServoBridgeNode(Node):
             Path(self.stats_file).write_text(json.dumps({**summary, **self.bridge.health.summary()}))
 
 
+def one_line(text: str) -> str:
+    """A multi-line refusal (a heading and indented items) on one line: items joined by '; '."""
+    return re.sub(r"\n\s*", "; ", re.sub(r":\n\s*", ": ", text.strip()))
+
+
+def skipped_text(use: CommandUse) -> str:
+    """What a command lost, in words: names quoted (at most NAMES_LOGGED, each cut short)."""
+    parts = []
+    for what, names in (("unknown joints", use.unknown), ("non-finite positions for", use.not_finite)):
+        if names:
+            quoted = ", ".join(repr(n[:NAME_CHARS]) for n in names[:NAMES_LOGGED])
+            more = f" and {len(names) - NAMES_LOGGED} more" if len(names) > NAMES_LOGGED else ""
+            parts.append(f"{what} {quoted}{more}")
+    if use.unnamed:
+        parts.append(f"{use.unnamed} positions without a joint name")
+    return f"skipped {'; '.join(parts)} (used {use.used})"
+
+
 def main(args: list[str] | None = None) -> int:
     """Run the bridge until SIGINT/SIGTERM, then torque off; 1 when it cannot start (reason on stderr)."""
     stop_signals.install()
@@ -171,8 +221,8 @@ def main(args: list[str] | None = None) -> int:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = ServoBridgeNode()
-            except (StartupError, CalibrationError, ModelError, BusError, OSError) as error:
-                print(f"servo_bridge: cannot start: {error}", file=sys.stderr)
+            except (StartupError, ModelError, BusError, OSError, ValueError, ParameterException) as error:
+                print(f"servo_bridge: cannot start: {one_line(str(error))}", file=sys.stderr)
                 return 1
             try:
                 stop_signals.spin_until_stopped(node)

@@ -1,8 +1,9 @@
 """The servo bridge's health as diagnostic_msgs: one status for the bus, one per servo.
 
-Bus status ``<node>: bus``: OK while every servo answered in the last cycle; WARN while some
-servo fails or reports a hardware error; ERROR while the port is lost. Per servo
-``<node>: <joint> (id N)``: OK, or ERROR with the last error or the hardware alarm in words.
+Bus status ``<node>: bus``: OK while every servo answered in the last cycle and follows its goal;
+WARN while some servo fails, reports a hardware error or does not follow its goal; ERROR while the
+port is lost. Per servo ``<node>: <joint> (id N)``: OK, or ERROR with the last error, the hardware
+alarm in words, or "does not follow its goal: ..." with where it is and where it should be.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ def _values(values: dict[str, object]) -> list[KeyValue]:
 
 def bus_status(node_name: str, protocol: str, port: str, health: BusHealth) -> DiagnosticStatus:
     """The whole bus: rate, cycles, errors by kind, port state."""
-    troubled = health.troubled()
+    troubled, stuck = health.troubled(), health.not_following()
     if not health.port_open:
         level, message = DiagnosticStatus.ERROR, f"port lost: {health.last_error}"
-    elif troubled:
-        names = ", ".join(f"{s.joint} (id {s.servo_id})" for s in troubled)
-        level, message = DiagnosticStatus.WARN, f"servos in trouble: {names}"
+    elif troubled or stuck:
+        parts = [f"servos in trouble: {', '.join(s.name for s in troubled)}"] if troubled else []
+        parts += [f"not following their goals: {', '.join(s.name for s in stuck)}"] if stuck else []
+        level, message = DiagnosticStatus.WARN, "; ".join(parts)
     else:
         level, message = DiagnosticStatus.OK, "all servos answering"
     values = {
@@ -48,6 +50,8 @@ def servo_status(node_name: str, servo: ServoHealth) -> DiagnosticStatus:
         level, message = DiagnosticStatus.ERROR, f"hardware error: {servo.hardware_error}"
     elif servo.failing:
         level, message = DiagnosticStatus.ERROR, servo.last_error
+    elif servo.not_following:
+        level, message = DiagnosticStatus.ERROR, f"does not follow its goal: {servo.not_following}"
     else:
         level, message = DiagnosticStatus.OK, "ok"
     values = {"id": servo.servo_id, "errors": servo.errors, "last_error": servo.last_error}

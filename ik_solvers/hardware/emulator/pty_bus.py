@@ -8,8 +8,9 @@ scheduler's ~0.1 ms).
 
 Faults, set through :meth:`PtyBus.command` (the emulator's ``--control`` lines on stdin):
 ``drop N`` (the next N status packets are not sent), ``corrupt N`` (the next N have a byte
-flipped, so their CRC/checksum fails), ``missing ID`` / ``restore ID`` (a servo stops / resumes
-answering), ``error ID BITS`` (hardware error bits; 0 clears), ``vanish SECONDS`` (the pty closes
+flipped, so their CRC/checksum fails), ``missing ID`` (a servo stops answering), ``stall ID`` (a
+jammed joint: it answers and takes goals but does not move), ``restore ID`` (undoes both),
+``error ID BITS`` (hardware error bits; 0 clears), ``vanish SECONDS`` (the pty closes
 and a new one appears after that time behind the same link path). ``state`` and ``stats`` report.
 """
 
@@ -32,6 +33,7 @@ COMMANDS = (
     "drop N",
     "corrupt N",
     "missing ID",
+    "stall ID",
     "restore ID",
     "error ID BITS",
     "vanish S",
@@ -179,8 +181,11 @@ class PtyBus:
             self.corrupt_next += int(args[0])
         elif name == "missing":
             self.bus.missing.add(int(args[0]))
+        elif name == "stall":
+            self.bus.servos[int(args[0])].stalled = True
         elif name == "restore":
             self.bus.missing.discard(int(args[0]))
+            self.bus.servos[int(args[0])].stalled = False
         elif name == "error":
             self.bus.servos[int(args[0])].hardware_error = int(args[1])
         elif name == "vanish":

@@ -13,11 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ik_solvers.hardware.control_tables import DYNAMIXEL, WATCHDOG_UNIT, ServoModel
+from ik_solvers.hardware.control_tables import DYNAMIXEL, WATCHDOG_EXPIRED, WATCHDOG_UNIT, ServoModel
 
 TIME_CONSTANT = 0.02  # [s]
 MEMORY_SIZE = 256
-WATCHDOG_EXPIRED = 0xFF  # the register's -1
 _FACTORY_RETURN_DELAY = {DYNAMIXEL: 250}  # [2 µs]; Feetech STS ship with 0
 
 
@@ -42,6 +41,7 @@ class EmulatedServo:
         self.velocity = 0.0  # [tick/s]
         self.position_source = position_source
         self.hardware_error = 0
+        self.stalled = False  # a jammed joint: it answers and takes goals but does not move
         self.last_contact = None
         self.updated_at = None
         delay = _FACTORY_RETURN_DELAY.get(model.protocol, 0) if return_delay is None else return_delay
@@ -92,7 +92,9 @@ class EmulatedServo:
         dt = 0.0 if self.updated_at is None else max(0.0, now - self.updated_at)
         self.updated_at = now
         self._check_watchdog(now)
-        if self.position_source is not None:
+        if self.stalled:
+            new = self.position
+        elif self.position_source is not None:
             new = self.position_source(self.servo_id, self.goal())
         elif self.get("torque_enable"):
             step = (self.goal() - self.position) * (1.0 - math.exp(-dt / TIME_CONSTANT))
