@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ik_solvers.control.commander import Commander, Limb, RequestError, joint_steps
+from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.goal_change import joint_steps
 from ik_solvers.solvers import BatchResult
 
 # A path is solved in one service call, which blocks ik_node's (single-threaded) executor: no

@@ -108,9 +108,8 @@ class IKNode(Node):
         if not result.success:
             self._warn(f"{limb.name}: no solution, holding the last command: {result.message}")
             return
-        jump = self.commander.jump_refusal(limb, result, seed)
+        jump = self.commander.jump_refusal(limb, result.q, target)
         if jump:
-            limb.stats.record_jump(jump)
             self._warn(f"{limb.name}: holding the last command, the solution jumps: {jump}")
             return
         stamp = message.header.stamp

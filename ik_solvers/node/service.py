@@ -56,12 +56,11 @@ class SolveIKHandler(ServiceHandler):
         response.message = result.message or ("solved" if result.success else "no solution")
         response.message += ignored_note(ignored)
         if request.publish:
-            jump = self.commander.jump_refusal(limb, result, seed) if result.success else ""
+            jump = self.commander.jump_refusal(limb, result.q, target) if result.success else ""
             if result.success and not jump:
                 self.publish(limb, result.q)
             response.message += "; published" if result.success and not jump else "; nothing published"
             if jump:
-                limb.stats.record_jump(jump)
                 response.message += f": {jump}"
 
 
