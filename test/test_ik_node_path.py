@@ -186,3 +186,15 @@ def test_a_bad_request_is_refused_with_a_reason_and_the_node_answers_on(ik, case
     assert after.success, after.message
     single = ik.call(SolveIK.Request(chain="left_leg", target=leg_targets(1)[0]))
     assert single.success, single.message
+
+
+def test_a_seed_beyond_the_limits_is_clipped_as_solve_ik_clips_it_and_the_answer_says_so(ik):
+    """Issue 22.12: a seed of 1e308 was judged as it came (the first row 'moves 1e+308 from the
+    previous row'); it is clipped into the limits, as the solvers clip seeds, for both services."""
+    request = SolveIKPath.Request(chain="left_leg", targets=leg_targets(3))
+    request.seed = JointState(name=["l_knee"], position=[1e308])
+    answer = ik.call_path(request)
+    assert answer.success and "1e+308 from the previous row" not in answer.message, answer.message
+    assert "seed clipped into the joint limits" in answer.message and "l_knee 1e+308" in answer.message
+    single = ik.call(SolveIK.Request(chain="left_leg", target=leg_targets(1)[0], seed=request.seed))
+    assert single.success and "seed clipped into the joint limits" in single.message, single.message

@@ -2,7 +2,8 @@
 
 The node runs as its console script; the test publishes WholeBodyTarget messages and checks the
 commanded legs (FK from the published torso pose puts each sole on its target), the torso pose
-in odom, the CoM over the support, and refusals that leave the node running.
+in odom, the CoM over the support, and refusals that leave the node running and are counted in
+both legs' diagnostics (issue 22.5, 22.6: stale and future stamps, a frame, swapped soles).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ros_helpers import spin_until, wait_for_matching
 
 pytest.importorskip("rclpy")
 
+from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PoseStamped
 
 from ik_solvers import RobotModel
@@ -50,12 +52,14 @@ def _sole(x: float, y: float) -> np.ndarray:
     return pose
 
 
-def _target(support: int, frame: str = "odom", height: float = HEIGHT) -> WholeBodyTarget:
+def _target(
+    support: int, frame: str = "odom", height: float = HEIGHT, left_y: float = FOOT_Y
+) -> WholeBodyTarget:
     message = WholeBodyTarget()
     message.header.frame_id = frame
     message.left_sole, message.right_sole = (
-        pose_message(_sole(0.3, FOOT_Y)),
-        pose_message(_sole(0.3, -FOOT_Y)),
+        pose_message(_sole(0.3, left_y)),
+        pose_message(_sole(0.3, -left_y)),
     )
     message.support = support
     message.torso_height = height
@@ -108,3 +112,57 @@ def test_non_finite_height_is_refused(client):
     assert len(client.torso_poses) == count
     assert client.process.poll() is None
     assert positions_of(client.commands[-1], ["l_knee"]) is not None
+
+
+def _leg_values(client) -> dict[str, dict[str, str]]:
+    """Both legs' latest diagnostic values, once a diagnostics message newer than the call came."""
+    seen = len(client.diagnostics)
+    assert spin_until(client.executor, lambda: len(client.diagnostics) > seen), client.output()
+    values = {}
+    for status in client.diagnostics[-1].status:
+        for leg in ("left_leg", "right_leg"):
+            if status.name == f"ik_node: {leg}":
+                values[leg] = {v.key: v.value for v in status.values}
+    return values
+
+
+def _refused(client, message: WholeBodyTarget, reason: str) -> None:
+    """``message`` is not commanded, and both legs count it with ``reason`` as the last error."""
+    before = _leg_values(client)
+    count = len(client.torso_poses)
+    client.whole_body.publish(message)
+    after = _leg_values(client)
+    assert len(client.torso_poses) == count
+    for leg in ("left_leg", "right_leg"):
+        assert int(after[leg]["refused_inputs"]) == int(before[leg]["refused_inputs"]) + 1, after
+        assert reason in after[leg]["last_error"], after[leg]
+    assert client.process.poll() is None
+
+
+@pytest.mark.parametrize("offset", [-3600.0, 3600.0, None], ids=["1 h old", "1 h ahead", "1970"])
+def test_stamps_far_from_now_are_refused_as_for_per_chain_targets(client, offset):
+    message = _target(WholeBodyTarget.SUPPORT_DOUBLE)
+    if offset is None:
+        message.header.stamp = Time(sec=1)
+    else:
+        now = client.node.get_clock().now().nanoseconds * 1e-9
+        message.header.stamp = Time(sec=int(now + offset))
+    _refused(client, message, "max_target_age")
+
+
+def test_a_refusal_is_counted_in_both_legs_diagnostics(client):
+    _refused(client, _target(WholeBodyTarget.SUPPORT_DOUBLE, frame="map"), "not the world frame")
+
+
+def test_swapped_soles_are_refused_with_a_reason(client):
+    _refused(client, _target(WholeBodyTarget.SUPPORT_DOUBLE, left_y=-FOOT_Y), "soles look swapped")
+
+
+def test_a_com_target_outside_both_soles_is_commanded_with_a_warning(client):
+    message = _target(WholeBodyTarget.SUPPORT_DOUBLE)
+    message.use_com_target = True
+    message.com_target.x, message.com_target.y = 0.45, 0.0  # 50 mm ahead of both soles, within reach
+    count = len(client.torso_poses)
+    client.whole_body.publish(message)
+    assert spin_until(client.executor, lambda: len(client.torso_poses) > count), client.output()
+    assert spin_until(client.executor, lambda: "outside the footprints of both soles" in client.output())

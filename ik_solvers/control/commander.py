@@ -3,7 +3,8 @@
 Per chain (a :class:`Limb`): the configured solver kind, the latest goal (the last successful
 solution) and the last command, which approaches the goal no faster than the velocity limit
 allows. A failed solve leaves goal and command untouched (the servos hold), and so does a
-solution that jumps (:meth:`Commander.jump_refusal`) unless branch switches are allowed. The
+solution that jumps along a moving target (:meth:`Commander.jump_refusal`) unless branch switches
+are allowed; a far target is a new goal. The
 :class:`Commander` holds the limbs, the measured joint state and the robot's frames, and turns
 targets in any link frame into solves in each chain's base frame.
 """
@@ -18,6 +19,7 @@ import numpy as np
 
 from ik_solvers.chain import Chain
 from ik_solvers.control.command_filter import CommandFilter
+from ik_solvers.control.goal_change import NEW_GOAL, SMALL, judge
 from ik_solvers.control.statistics import ChainStats, JointStateStats, shortened
 from ik_solvers.frames import FrameTree
 from ik_solvers.model import RobotModel
@@ -183,29 +185,27 @@ class Commander:
         limb.stats.record_solve(ok, time.perf_counter() - start, result.message or "solver failed")
         return result if ok == result.success else _failed(result, "solver returned q outside the limits")
 
-    def jump_refusal(self, limb: Limb, result: IKResult, seed: np.ndarray | None) -> str:
-        """Why ``result`` must not be commanded as a jump, or "" when it may.
+    def jump_refusal(self, limb: Limb, q: np.ndarray, target: np.ndarray) -> str:
+        """Why solution ``q`` (n,) of ``target`` (4, 4, chain base frame) must not be commanded, or
+        "" when it may; a solution far from the limb's goal is counted in its stats either way.
 
-        A jump, measured against the limb's goal (the last solution it was sent to): a joint moves
-        more than ``max_joint_jump`` from it (continuous joints: the wrapped difference), or the
-        solve was seeded with that goal and the solver says the solution does not continue it.
-        Nothing is a jump when ``allow_branch_switch`` is set or the limb has no goal yet (its
-        first target is approached at the velocity limit from wherever it is).
+        A jump along a moving target (:func:`~ik_solvers.control.goal_change.judge`: a joint moves
+        more than ``max_joint_jump`` from the goal, and far more than the target's change needs) is
+        held unless ``allow_branch_switch`` is set; a far target is a new goal, approached at the
+        velocity limit. A limb without a goal yet approaches its first target from wherever it is.
         """
-        reference = limb.goal
-        if self.allow_branch_switch or reference is None:
+        change = judge(limb.chain, limb.goal, q, target, self.max_joint_jump)
+        if change.kind == SMALL:
             return ""
-        if not result.continuous and seed is reference:
-            return f"the solution leaves the IK branch of the current goal ({result.message})"
-        change = joint_steps(limb.chain, result.q, reference)
-        worst = int(np.argmax(change))
-        if change[worst] <= self.max_joint_jump:
+        if change.kind == NEW_GOAL:
+            limb.stats.record_far_solution(f"new goal: {change.message}")
             return ""
-        return (
-            f"joint '{limb.chain.joint_names[worst]}' would jump {change[worst]:.3g} from its goal "
-            f"{reference[worst]:.3g}, more than max_joint_jump = {self.max_joint_jump:g} "
-            "(set allow_branch_switch to command such solutions)"
-        )
+        if self.allow_branch_switch:
+            limb.stats.record_far_solution(f"jump commanded (allow_branch_switch): {change.message}")
+            return ""
+        refusal = f"{change.message} (set allow_branch_switch to command such solutions)"
+        limb.stats.record_jump(refusal)
+        return refusal
 
     def measure(self, positions: Mapping[str, float], unknown: int = 0, non_finite: int = 0) -> list[str]:
         """Take measured positions of the model's joints (from one /joint_states message).
@@ -266,15 +266,6 @@ class Commander:
         """(n,) measured positions of the limb's joints, ``fallback`` where one is not measured."""
         names = limb.chain.joint_names
         return np.array([self.measured.get(name, fallback[i]) for i, name in enumerate(names)])
-
-
-def joint_steps(chain: Chain, q: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """|q - reference| per joint [rad or m], q and reference (..., n); continuous joints: the
-    wrapped difference, at most π."""
-    change = np.asarray(q, dtype=float) - reference
-    turning = chain.continuous
-    change[..., turning] = (change[..., turning] + np.pi) % (2.0 * np.pi) - np.pi
-    return np.abs(change)
 
 
 def _failed(result: IKResult, message: str) -> IKResult:

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ik_solvers.control.commander import Commander, Limb, RequestError, joint_steps
+from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.goal_change import joint_steps
 from ik_solvers.solvers import BatchResult
+from ik_solvers.solvers.checks import check_seed
 
 # A path is solved in one service call, which blocks ik_node's (single-threaded) executor: no
 # target is tracked and no command is stepped meanwhile. At 6 ms per target for the arm's
@@ -58,14 +60,17 @@ def check_path_length(count: int) -> None:
 
 def solve_path(commander: Commander, limb: Limb, targets: np.ndarray, seed: np.ndarray | None) -> PathAnswer:
     """Solve ``targets`` (N, 4, 4), tip poses in the chain's base frame [m], as one path from
-    ``seed`` (n,) [rad or m] (None: from anywhere), with the limb's configured solver.
+    ``seed`` (n,) [rad or m] (None: from anywhere; outside the limits: clipped into them, as the
+    solvers do), with the limb's configured solver.
 
     Raises:
         RequestError: N is 0 or above MAX_PATH_TARGETS.
-        IKError: the solver refused the targets or the seed.
+        IKError: the solver refused the targets or the seed (wrong shape, NaN/inf).
     """
     targets = np.asarray(targets, dtype=float)
     check_path_length(len(targets))
+    if seed is not None:  # clipped as the solvers clip it: the first row is judged against it
+        seed = check_seed(limb.chain, seed)
     if hasattr(limb.solver, "solve_path"):
         result, how = limb.solver.solve_path(targets, seed), "whole path"
     else:

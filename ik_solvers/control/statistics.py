@@ -25,6 +25,8 @@ class ChainStats:
     failures: int = 0
     refused: int = 0
     jumps_held: int = 0  # solutions not commanded because they jump (see Commander.jump_refusal)
+    new_goals: int = 0  # solutions far from the goal that were commanded (far targets)
+    last_far_solution: str = ""  # the last solution far from the goal: held jump or new goal, and why
     last_error: str = ""
     last_ok: bool = True
     last_solve_time: float = 0.0
@@ -44,7 +46,13 @@ class ChainStats:
         """Count one solution held back because it would jump to another branch."""
         self.jumps_held += 1
         self.last_ok = False
-        self.last_error = message
+        self.last_error = shortened(message)
+        self.last_far_solution = shortened(f"jump held: {message}")
+
+    def record_far_solution(self, message: str) -> None:
+        """Count one solution far from the goal that is commanded (a new goal), ``message`` saying so."""
+        self.new_goals += 1
+        self.last_far_solution = shortened(message)
 
     def record_refusal(self, message: str) -> None:
         """Count one input refused before solving (malformed, stale, unknown frame...)."""

@@ -1,7 +1,9 @@
 """The ik_node's per-chain counters (:class:`~ik_solvers.control.statistics.ChainStats`) as diagnostic_msgs.
 
 Each chain reports one DiagnosticStatus named ``<node>: <chain>``: solves, failures, refused
-inputs, solutions held back as jumps, the last error, and the last and mean solve time [ms].
+inputs, solutions held back as jumps along a moving target, far targets commanded as new goals, what
+the last solution far from the goal was (``jump held: …`` or ``new goal: …``, with the figures), the
+last error, and the last and mean solve time [ms].
 ``<node>: joint_states`` reports what /joint_states brought: messages, entries left out (unknown
 names, NaN/inf positions), the joints measured, and joints measured outside their limits (WARN
 while there are some).
@@ -23,6 +25,8 @@ def chain_status(node_name: str, chain: str, solver: str, stats: ChainStats) -> 
         "failures": str(stats.failures),
         "refused_inputs": str(stats.refused),
         "jumps_held": str(stats.jumps_held),
+        "new_goals": str(stats.new_goals),
+        "last_far_solution": stats.last_far_solution,
         "last_error": stats.last_error,
         "last_solve_time_ms": f"{1e3 * stats.last_solve_time:.3f}",
         "mean_solve_time_ms": f"{1e3 * mean:.3f}",

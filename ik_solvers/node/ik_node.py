@@ -10,7 +10,6 @@ never raised.
 
 from __future__ import annotations
 
-import math
 import sys
 from functools import partial
 
@@ -43,6 +42,7 @@ from ik_solvers.node.parameters import (
 )
 from ik_solvers.node.path_service import SolveIKPathHandler
 from ik_solvers.node.service import SolveIKHandler
+from ik_solvers.node.target_age import TargetAge
 from ik_solvers.node.whole_body import WholeBodyInterface
 from ik_solvers.solvers import IKError
 
@@ -67,7 +67,7 @@ class IKNode(Node):
         self.commander.allow_branch_switch = self.config.allow_branch_switch
         self.fraction = self.config.max_velocity_fraction
         self._start_ns = self.get_clock().now().nanoseconds
-        self.max_age = self.config.max_target_age
+        self.target_age = TargetAge(self.get_clock(), self.config.max_target_age)
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
         self._create_interfaces()
@@ -86,7 +86,9 @@ class IKNode(Node):
         self.diagnostics_publisher = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
-        self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
+        self.whole_body = WholeBodyInterface(
+            self, self.commander, self.accept_goals, self._warn, self.target_age
+        )
         # The services last: clients take an answering service for a started node, so nothing may
         # still be loading then (the stance solver's kernels: a SIGINT arriving while numba loads
         # them, inside a ctypes callback, crashed the process).
@@ -98,7 +100,7 @@ class IKNode(Node):
     def on_target(self, limb: Limb, message: PoseStamped) -> None:
         """Solve for a new target of ``limb``; publish the shaped command when it succeeds."""
         try:
-            self._check_age(message.header.stamp)
+            self.target_age.check(message.header.stamp)
             target = messages.pose_to_matrix(message.pose)
             target = self.commander.to_base(limb, target, message.header.frame_id)
             seed = self.commander.seed(limb)
@@ -109,9 +111,8 @@ class IKNode(Node):
         if not result.success:
             self._warn(f"{limb.name}: no solution, holding the last command: {result.message}")
             return
-        jump = self.commander.jump_refusal(limb, result, seed)
+        jump = self.commander.jump_refusal(limb, result.q, target)
         if jump:
-            limb.stats.record_jump(jump)
             self._warn(f"{limb.name}: holding the last command, the solution jumps: {jump}")
             return
         stamp = message.header.stamp
@@ -217,23 +218,12 @@ class IKNode(Node):
             if parameter.name == "max_velocity_fraction":
                 self.fraction = parameter.value
             elif parameter.name == "max_target_age":
-                self.max_age = parameter.value
+                self.target_age.max_age = parameter.value
             elif parameter.name == "max_joint_jump":
                 self.commander.max_joint_jump = parameter.value
             elif parameter.name == "allow_branch_switch":
                 self.commander.allow_branch_switch = parameter.value
         return SetParametersResult(successful=True)
-
-    def _check_age(self, stamp) -> None:
-        if self.max_age <= 0.0 or messages.is_unstamped(stamp):
-            return
-        age = self.get_clock().now().nanoseconds * 1e-9 - messages.stamp_seconds(stamp)
-        if not math.isfinite(age) or abs(age) > self.max_age:
-            when = "old" if age > 0 else "in the future"
-            raise RequestError(
-                f"stamp is {abs(age):.3f} s {when}; accepted: within max_target_age = {self.max_age} s "
-                "of now, or an unstamped (zero) header"
-            )
 
     def _refuse(self, limb: Limb, message: str) -> None:
         limb.stats.record_refusal(message)

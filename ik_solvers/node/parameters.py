@@ -16,11 +16,13 @@ Parameters (all relative to the node; see docs/node.md):
 - ``max_target_age`` [s]: targets stamped further than this from now (past or future) are
   refused; 0 accepts any stamp. Unstamped targets (stamp 0) are always accepted.
 - ``max_joint_jump`` [rad or m]: a solution that moves a joint further than this from the limb's
-  current goal (the last solution it was sent to), or that the solver, seeded with that goal,
-  reports as not continuing its branch, is not commanded: the limb holds, the diagnostics count
-  it, the log says why. A limb's first target is not judged.
-- ``allow_branch_switch`` (bool, default false): command such solutions anyway (approached at the
-  velocity limit).
+  current goal (the last solution it was sent to) is a jump when the target's change needs no
+  more (a moving target) and the joint moves far more than it needs
+  (:mod:`ik_solvers.control.goal_change`): not commanded, the limb holds, the diagnostics count it
+  (``jumps_held``), the log says why. Otherwise it is a new goal, approached at the velocity limit
+  (``new_goals``). A limb's first target is not judged.
+- ``allow_branch_switch`` (bool, default false): command jumps too (approached at the velocity
+  limit).
 - ``ros2_control.controller`` (read-only): a forward command controller's name; when set, commands
   also go out as Float64MultiArray on ``/<controller>/commands`` in ``ros2_control.joints`` order.
 - ``trajectory.topic`` (read-only): when set, commands also go out as one-point JointTrajectory.
@@ -121,11 +123,11 @@ STATIC_PARAMETERS = {
     "max_joint_jump": (
         0.5,
         _describe(
-            "largest joint change [rad or m] from the seed a commanded solution may make",
+            "largest joint change [rad or m] from the goal a solution along a moving target may make",
             **_float_range(1e-6, 1e3),
         ),
     ),
-    "allow_branch_switch": (False, _describe("command solutions that jump to another IK branch")),
+    "allow_branch_switch": (False, _describe("command solutions that jump along a moving target")),
     "ros2_control.controller": ("", _describe("forward command controller name; '' = no output", True)),
     "trajectory.topic": ("", _describe("JointTrajectory output topic; '' = no output", True)),
 }

@@ -18,7 +18,7 @@ from ik_solvers.control.commander import Limb
 from ik_solvers.control.path import PathAnswer, check_path_length, solve_path
 from ik_solvers.node import messages
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
-from ik_solvers.node.requests import ServiceHandler, ignored_note, request_seed
+from ik_solvers.node.requests import ServiceHandler, request_seed
 from ik_solvers_interfaces.srv import SolveIKPath
 
 
@@ -30,7 +30,7 @@ class SolveIKPathHandler(ServiceHandler):
     def _solve(self, request: SolveIKPath.Request, response: SolveIKPath.Response) -> None:
         limb = self.commander.limb(request.chain)
         targets = self._targets(limb, request.targets)
-        seed, ignored = request_seed(self.commander, limb, request.seed)
+        seed, seed_note = request_seed(self.commander, limb, request.seed)
         path = solve_path(self.commander, limb, targets, seed)
         stamp = self.clock.now().to_msg()
         response.solutions = [messages.joint_state(limb.chain.joint_names, q, stamp) for q in path.q]
@@ -38,7 +38,7 @@ class SolveIKPathHandler(ServiceHandler):
         response.continuous = [bool(c) for c in path.continuous]
         response.success = bool(path.met.all())
         response.solver_used = path.solver_used
-        response.message = summary(path) + ignored_note(ignored)
+        response.message = summary(path) + seed_note
 
     def _targets(self, limb: Limb, poses) -> np.ndarray:
         """(N, 4, 4) targets in the chain's base frame [m]; an error names the target it is about."""

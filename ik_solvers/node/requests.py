@@ -57,36 +57,40 @@ class ServiceHandler:
         raise NotImplementedError
 
 
-def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np.ndarray | None, list[str]]:
+def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np.ndarray | None, str]:
     """(n,) seed [rad or m] from a JointState by joint name, the current state filling the joints
-    it omits (an empty one: the current state, None when nothing is known); and the joints it names
-    that are the model's but not the chain's (ignored).
+    it omits (an empty one: the current state, None when nothing is known), clipped into the joint
+    limits as the solvers clip seeds; and what the answer should say about it ("" when nothing):
+    the joints it names that are the model's but not the chain's (ignored), the entries clipped.
 
     Raises:
         MessageError: names and positions differ in number, a position is NaN/inf, or a name is no
             joint of the model.
     """
     if not seed.name and not seed.position:
-        return commander.seed(limb), []
+        return commander.seed(limb), ""
+    chain = limb.chain
     if len(seed.name) != len(seed.position) or not np.all(np.isfinite(seed.position)):
         raise MessageError(
             f"seed has {len(seed.name)} names and {len(seed.position)} positions, or NaN/inf; "
-            f"send finite positions, one per name, for joints among {list(limb.chain.joint_names)}"
+            f"send finite positions, one per name, for joints among {list(chain.joint_names)}"
         )
     given = dict(zip(seed.name, seed.position))
     unknown = sorted(set(given) - set(commander.frames.model.joints))
     if unknown:
-        raise MessageError(
-            f"seed names unknown joints {unknown}; chain joints: {list(limb.chain.joint_names)}"
-        )
+        raise MessageError(f"seed names unknown joints {unknown}; chain joints: {list(chain.joint_names)}")
     current = commander.seed(limb)
     if current is None:
-        current = limb.chain.rest_configuration()
-    ignored = sorted(set(given) - set(limb.chain.joint_names))
-    q = np.array([given.get(name, current[i]) for i, name in enumerate(limb.chain.joint_names)])
-    return q, ignored
-
-
-def ignored_note(ignored: list[str]) -> str:
-    """What an answer says about seed entries of joints of other chains ("" when none)."""
-    return f"; seed entries of joints of other chains ignored: {ignored}" if ignored else ""
+        current = chain.rest_configuration()
+    q = np.array([given.get(name, current[i]) for i, name in enumerate(chain.joint_names)])
+    clipped = np.minimum(np.maximum(q, chain.lower), chain.upper)
+    outside = [
+        f"{name} {value:.4g} outside [{low:.4g}, {high:.4g}]"
+        for name, value, low, high, kept in zip(chain.joint_names, q, chain.lower, chain.upper, clipped)
+        if value != kept
+    ]
+    ignored = sorted(set(given) - set(chain.joint_names))
+    note = f"; seed entries of joints of other chains ignored: {ignored}" if ignored else ""
+    if outside:
+        note += f"; seed clipped into the joint limits (accepted: within them): {', '.join(outside)}"
+    return clipped, note

@@ -18,7 +18,7 @@ import numpy as np
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.node import messages
-from ik_solvers.node.requests import ServiceHandler, ignored_note, request_seed
+from ik_solvers.node.requests import ServiceHandler, request_seed
 from ik_solvers_interfaces.srv import SolveIK
 
 
@@ -44,7 +44,7 @@ class SolveIKHandler(ServiceHandler):
         pole = None
         if request.use_pole:
             pole = self.commander.point_to_base(limb, messages.point_to_array(request.pole, "pole"), frame)
-        seed, ignored = request_seed(self.commander, limb, request.seed)
+        seed, seed_note = request_seed(self.commander, limb, request.seed)
         result = self.commander.solve(limb, target, pole, seed, solver)
         response.success = result.success
         response.solution = messages.joint_state(limb.chain.joint_names, result.q, self.clock.now().to_msg())
@@ -54,14 +54,13 @@ class SolveIKHandler(ServiceHandler):
         response.solver_used = kind
         response.continuous = bool(result.continuous)
         response.message = result.message or ("solved" if result.success else "no solution")
-        response.message += ignored_note(ignored)
+        response.message += seed_note
         if request.publish:
-            jump = self.commander.jump_refusal(limb, result, seed) if result.success else ""
+            jump = self.commander.jump_refusal(limb, result.q, target) if result.success else ""
             if result.success and not jump:
                 self.publish(limb, result.q)
             response.message += "; published" if result.success and not jump else "; nothing published"
             if jump:
-                limb.stats.record_jump(jump)
                 response.message += f": {jump}"
 
 

@@ -12,7 +12,11 @@ a failed solve holds the last command. The torso pose it chose is published on
 The legs are the node's chains whose joints are the stance solver's left and right leg joints
 (``left_leg`` and ``right_leg`` by default); without both, the interface is off (logged).
 Parameter ``whole_body.world_frame`` (string, default ``odom``): the world frame of targets whose
-header names none; a target in another frame is refused.
+header names none; a target in another frame is refused. Targets pass the per-chain targets' stamp
+check (``max_target_age``, :class:`~ik_solvers.node.target_age.TargetAge`); soles swapped or
+crossed are refused, a CoM target outside both soles' footprints is warned of
+(:mod:`ik_solvers.node.whole_body_checks`). Refusals and stance solves are counted in both legs'
+diagnostics (``refused_inputs``, ``solves``, ``failures``, ``last_error``).
 """
 
 from __future__ import annotations
@@ -24,9 +28,11 @@ import numpy as np
 from geometry_msgs.msg import PoseStamped
 from rclpy.node import Node
 
-from ik_solvers.control.commander import Commander, Limb
+from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.node import messages
 from ik_solvers.node.messages import MessageError
+from ik_solvers.node.target_age import TargetAge
+from ik_solvers.node.whole_body_checks import com_outside_support, crossed_soles
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers.whole_body import StanceSolver
 from ik_solvers_interfaces.msg import WholeBodyTarget
@@ -47,7 +53,9 @@ class WholeBodyInterface:
         commander: the node's commander (limbs, measured and commanded joint positions).
         accept: called with [(limb, goal (n,) [rad])] and the target's stamp (None: unstamped);
             shapes and publishes the commands.
-        refuse: called with a refusal's reason (logged and counted by the node).
+        refuse: logs a refusal's reason or a warning (throttled); the interface counts refusals
+            and stance solves in both legs' stats.
+        target_age: the node's stamp check, shared with the per-chain targets.
     """
 
     def __init__(
@@ -56,8 +64,9 @@ class WholeBodyInterface:
         commander: Commander,
         accept: Callable[[list[tuple[Limb, np.ndarray]], object], None],
         refuse: Callable[[str], None],
+        target_age: TargetAge,
     ) -> None:
-        self.commander, self.accept, self.refuse = commander, accept, refuse
+        self.commander, self.accept, self.refuse, self.target_age = commander, accept, refuse, target_age
         self.world_frame = node.declare_parameter("whole_body.world_frame", DEFAULT_WORLD_FRAME).value
         self.solver = StanceSolver(commander.frames.model)
         self.legs = self._leg_limbs()
@@ -84,21 +93,44 @@ class WholeBodyInterface:
     def on_target(self, message: WholeBodyTarget) -> None:
         """Solve the stance for ``message``; command the legs and publish the torso pose."""
         try:
+            self.target_age.check(message.header.stamp)
             request = self._request(message)
-        except (MessageError, ValueError) as error:
-            self.refuse(f"whole-body target refused: {error}")
+        except (MessageError, RequestError, ValueError) as error:
+            self._count_refusal(f"whole-body target refused: {error}")
             return
+        warning = com_outside_support(
+            self.solver.soles, request["left_sole"], request["right_sole"], self._com(request)
+        )
+        if warning:
+            self.refuse(f"whole-body target: {warning}")
         start = time.perf_counter()
         result = self.solver.solve(**request, joints=self.commander.positions())
         self.solve_time = time.perf_counter() - start
+        failure = f"whole-body target: no stance, holding the last command: {result.message}"
+        for leg in self.legs:
+            leg.stats.record_solve(result.success, self.solve_time, failure)
         if not result.success:
-            self.refuse(f"whole-body target: no stance, holding the last command: {result.message}")
+            self.refuse(failure)
             return
         half = len(result.q) // 2
         goals = [(self.legs[0], result.q[:half]), (self.legs[1], result.q[half:])]
         stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
         self.accept(goals, stamp)
         self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
+
+    def _count_refusal(self, reason: str) -> None:
+        """Count a refused target in both legs' stats and log ``reason``."""
+        for leg in self.legs:
+            leg.stats.record_refusal(reason)
+        self.refuse(reason)
+
+    def _com(self, request: dict) -> np.ndarray:
+        """(2,) world x, y [m] the stance solve will put the CoM over for ``request``."""
+        if request["com_target"] is None:
+            return self.solver.com_target(
+                request["left_sole"], request["right_sole"], request["support"], request["com_offset"]
+            )
+        return request["com_target"] + request["com_offset"]
 
     def _request(self, message: WholeBodyTarget) -> dict:
         """The stance solve's keyword arguments from ``message``; MessageError/ValueError if bad."""
@@ -111,9 +143,13 @@ class WholeBodyInterface:
         level = not any((orientation.x, orientation.y, orientation.z, orientation.w))
         offset = messages.point_to_array(message.com_offset, "com_offset")
         target = messages.point_to_array(message.com_target, "com_target")
+        left, right = messages.pose_to_matrix(message.left_sole), messages.pose_to_matrix(message.right_sole)
+        crossed = crossed_soles(self.solver.soles, left, right)
+        if crossed:
+            raise ValueError(crossed)
         return {
-            "left_sole": messages.pose_to_matrix(message.left_sole),
-            "right_sole": messages.pose_to_matrix(message.right_sole),
+            "left_sole": left,
+            "right_sole": right,
             "torso_height": _finite(message.torso_height, "torso_height"),
             "torso_rotation": None if level else _rotation(message.torso_orientation),
             "support": SUPPORTS[message.support],

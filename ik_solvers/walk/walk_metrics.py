@@ -17,6 +17,7 @@ positions: the soles and the CoM by FK), the plan only says which sole is in sup
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,7 @@ from scipy.spatial import ConvexHull
 
 from ik_solvers.walk.walk_log import SUPPORT_CODES, WalkLog
 from ik_solvers.whole_body import sole_geometry
+from ik_solvers.whole_body.sole import SoleGeometry
 
 FALL_HEIGHT = 0.6  # fraction of the standing torso height
 FALL_TILT = 30.0  # [deg]
@@ -72,9 +74,15 @@ def support_polygons(log: WalkLog, soles: np.ndarray, support: np.ndarray) -> li
         if not sides:
             polygons.append(None)
             continue
-        corners = np.vstack([geometry[i].corners_in_world(pair[i]) for i in sides])
-        polygons.append(corners[ConvexHull(corners).vertices])
+        polygons.append(footprint_hull([geometry[i] for i in sides], [pair[i] for i in sides]))
     return polygons
+
+
+def footprint_hull(geometry: Sequence[SoleGeometry], poses: Sequence[np.ndarray]) -> np.ndarray:
+    """(k, 2) world x, y [m] of the convex hull of the soles' footprints, counter-clockwise: one
+    SoleGeometry and one (4, 4) world pose per sole."""
+    corners = np.vstack([sole.corners_in_world(pose) for sole, pose in zip(geometry, poses)])
+    return corners[ConvexHull(corners).vertices]
 
 
 def polygon_margin(point: np.ndarray, polygon: np.ndarray) -> float:
