@@ -15,21 +15,18 @@ import sys
 from functools import partial
 
 import numpy as np
-import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
-from ik_solvers.model import ModelError, RobotModel
-from ik_solvers.node import messages, stop_signals
+from ik_solvers.model import RobotModel
+from ik_solvers.node import messages
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
+from ik_solvers.node.executable import START_ERRORS, run_node
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
@@ -243,19 +240,8 @@ class IKNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
-    stop_signals.install()
-    try:
-        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
-            try:
-                node = IKNode()
-            except (ModelError, IKError, ValueError, ParameterException) as error:
-                print(f"ik_node: cannot start: {error}", file=sys.stderr)
-                return 1
-            stop_signals.spin_until_stopped(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    return 0
+    """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr, one line)."""
+    return run_node("ik_node", IKNode, args, start_errors=(*START_ERRORS, IKError))
 
 
 if __name__ == "__main__":
