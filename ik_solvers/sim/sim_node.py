@@ -118,8 +118,8 @@ class SimNode(Node):
         config = ServoConfig(**{name: self.parameters[name] for name in SERVO_PARAMETERS})
         self.report_period = self.parameters["report_period"]
         self.odom_frame = self.parameters["odom_frame"]
+        self.root_link = RobotModel.from_urdf_string(urdf).root  # first: the parser's reason
         self.robot = MujocoRobot(urdf, config)
-        self.root_link = RobotModel.from_urdf_string(urdf).root
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
         self.base_publisher = self.imu_publisher = None
