@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from ik_solvers.parameter_rules import ParameterError, Rule
 from ik_solvers.whole_body import WalkConfig
 
+NODE_MD = Path(__file__).resolve().parent.parent / "docs" / "node.md"
 PERIOD = Rule(0.01, "control period", "s", 0.0, 0.1, low_open=True)
 
 
@@ -53,3 +55,19 @@ def test_walk_config_takes_ints_as_floats_and_bounds_the_preview():
 
 def test_walk_config_rules_cover_every_field():
     assert set(WalkConfig.rules()) == set(WalkConfig().__dataclass_fields__)
+
+
+@pytest.mark.parametrize("module", ["walk", "sim"])
+def test_docs_node_md_tables_say_what_the_rules_accept(module):
+    pytest.importorskip("rclpy")
+    if module == "walk":
+        from ik_solvers.walk.walk_node import parameter_rules
+    else:
+        pytest.importorskip("mujoco")
+        from ik_solvers.sim.sim_node import parameter_rules
+    lines = NODE_MD.read_text().splitlines()
+    for name, rule in parameter_rules().items():
+        when = "start-up" if rule.start_up_only else "run time"
+        assert any(
+            line.startswith(f"| `{name}` |") and f"| {rule.accepted()} | {when} |" in line for line in lines
+        ), f"docs/node.md: no row for {name} saying '{rule.accepted()}', '{when}'"
