@@ -17,7 +17,6 @@ from functools import partial
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
-from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 
@@ -31,9 +30,7 @@ from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
 from ik_solvers.node.parameters import (
-    NodeConfig,
     chain_of_solver_parameter,
-    check_solver_option,
     declare_parameters,
     solver_option_of_parameter,
 )
@@ -55,7 +52,7 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
-        self.config: NodeConfig = declare_parameters(self)
+        self.config, self.parameters = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
         self.commander = Commander(model, chains, self.config.solver_options)
@@ -67,7 +64,7 @@ class IKNode(Node):
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
         self._create_interfaces()
-        self.add_on_set_parameters_callback(self.on_set_parameters)
+        self.parameters.on_change(self.apply_parameters)
         self.get_logger().info(f"ready: chains {', '.join(self.commander.limbs)}")
 
     def _create_interfaces(self) -> None:
@@ -192,33 +189,23 @@ class IKNode(Node):
         )
         self.diagnostics_publisher.publish(diagnostic_array(statuses, self.get_clock().now().to_msg()))
 
-    def on_set_parameters(self, parameters) -> SetParametersResult:
-        """Validate run-time changes: solver kinds, solver options, fraction and max age."""
+    def apply_parameters(self, changes: dict[str, object]) -> None:
+        """Apply run-time changes that passed their rules: solver kinds and options (the solvers
+        rebuilt; a ValueError refuses the change), fraction, max age, jump limit, branch switch."""
         kinds, options = {}, {}
-        for parameter in parameters:
-            chain = chain_of_solver_parameter(parameter.name)
-            option = solver_option_of_parameter(parameter.name)
+        for name, value in changes.items():
+            chain, option = chain_of_solver_parameter(name), solver_option_of_parameter(name)
             if chain is not None:
-                kinds[chain] = parameter.value
+                kinds[chain] = value
             elif option is not None:
-                reason = check_solver_option(*option, parameter.value)
-                if reason:
-                    return SetParametersResult(successful=False, reason=reason)
-                options.setdefault(option[0], {})[option[1]] = parameter.value
-        try:
-            self.commander.reconfigure(kinds, options)
-        except (IKError, RequestError, TypeError, ValueError) as error:
-            return SetParametersResult(successful=False, reason=f"refused: {error}")
-        for parameter in parameters:
-            if parameter.name == "max_velocity_fraction":
-                self.fraction = parameter.value
-            elif parameter.name == "max_target_age":
-                self.max_age = parameter.value
-            elif parameter.name == "max_joint_jump":
-                self.commander.max_joint_jump = parameter.value
-            elif parameter.name == "allow_branch_switch":
-                self.commander.allow_branch_switch = parameter.value
-        return SetParametersResult(successful=True)
+                options.setdefault(option[0], {})[option[1]] = value
+        self.commander.reconfigure(kinds, options)
+        self.fraction = changes.get("max_velocity_fraction", self.fraction)
+        self.max_age = changes.get("max_target_age", self.max_age)
+        self.commander.max_joint_jump = changes.get("max_joint_jump", self.commander.max_joint_jump)
+        self.commander.allow_branch_switch = changes.get(
+            "allow_branch_switch", self.commander.allow_branch_switch
+        )
 
     def _check_age(self, stamp) -> None:
         if self.max_age <= 0.0 or messages.is_unstamped(stamp):

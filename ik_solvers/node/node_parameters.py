@@ -31,13 +31,13 @@ from ik_solvers.parameter_rules import ParameterError, Rule, Value
 Apply = Callable[[dict[str, Value]], None]
 
 
-def descriptor(rule: Rule) -> ParameterDescriptor:
+def descriptor(rule: Rule, dynamic_typing: bool = True) -> ParameterDescriptor:
     """The ROS descriptor of ``rule``: its description, and what it accepts as constraints."""
     when = "; read at start-up only" if rule.start_up_only else ""
     return ParameterDescriptor(
         description=rule.description,
         additional_constraints=f"{rule.accepted()}{when}",
-        dynamic_typing=True,
+        dynamic_typing=dynamic_typing,
     )
 
 
@@ -45,7 +45,7 @@ class NodeParameters:
     """Declares the parameters of ``rules`` on ``node`` and keeps their checked values.
 
     Args:
-        node: the node; its parameters are declared at once.
+        node: the node; the parameters of ``rules`` are declared at once (more with :meth:`add`).
         rules: parameter name → rule.
 
     Raises:
@@ -53,19 +53,29 @@ class NodeParameters:
     """
 
     def __init__(self, node: Node, rules: Mapping[str, Rule]) -> None:
-        self.node, self.rules = node, dict(rules)
+        self.node = node
+        self.rules: dict[str, Rule] = {}
         self.values: dict[str, Value] = {}
         self._apply: Apply | None = None
+        node.add_pre_set_parameters_callback(self._as_declared_types)
+        node.add_on_set_parameters_callback(self._on_set)
+        self.add(rules)
+
+    def add(self, rules: Mapping[str, Rule]) -> None:
+        """Declare and check more parameters (names that depend on others, e.g. per chain).
+
+        Raises:
+            ParameterError: a value given at start-up is refused (the message names it).
+        """
         retyped = []  # an int given for a float: stored as the float, so that it reads back so
-        for name, rule in self.rules.items():
-            given = node.declare_parameter(name, _ros_value(rule.default), descriptor(rule)).value
+        for name, rule in rules.items():
+            given = _declare(self.node, name, rule)
             self.values[name] = rule.check(name, given)
+            self.rules[name] = rule  # after declaring: the run-time check does not judge a declaration
             if type(given) is not type(self.values[name]):
                 retyped.append(Parameter(name, value=_ros_value(self.values[name])))
         if retyped:
-            node.set_parameters(retyped)
-        node.add_pre_set_parameters_callback(self._as_declared_types)
-        node.add_on_set_parameters_callback(self._on_set)
+            self.node.set_parameters(retyped)
 
     def __getitem__(self, name: str) -> Value:
         """The checked value of ``name``."""
@@ -119,6 +129,14 @@ class NodeParameters:
                 )
             changes[parameter.name] = value
         return changes
+
+
+def _declare(node: Node, name: str, rule: Rule) -> object:
+    """Declare ``name`` on ``node``; the value given (the default when none is)."""
+    if rule.kind is tuple and not rule.default:  # rclpy cannot type an empty list: a string array
+        given = node.declare_parameter(name, Parameter.Type.STRING_ARRAY, descriptor(rule, False)).value
+        return rule.default if given is None else given
+    return node.declare_parameter(name, _ros_value(rule.default), descriptor(rule)).value
 
 
 def _ros_value(value: Value) -> object:
