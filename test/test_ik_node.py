@@ -224,7 +224,7 @@ def test_the_solver_of_a_chain_switches_at_run_time(ik):
             {"jacobian__max_iterations": 2.5},
             "jacobian.max_iterations = 2.5 refused: an integer in [1, 100000]",
         ),
-        ({"robot_description": "<robot/>"}, "robot_description is read at start-up only"),
+        ({"robot_description": "<robot/>"}, "robot_description"),
         ({"command_rate": 50.0}, "command_rate is read at start-up only"),
     ],
 )

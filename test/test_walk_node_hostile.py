@@ -105,7 +105,6 @@ def test_an_integer_for_a_float_parameter_is_that_number(walk):
         ("walk.reach_ratio", 5.0, "walk.reach_ratio = 5.0 refused: a finite number in (0, 1)"),
         ("world_frame", "", "world_frame = '' refused: a non-empty string is required"),
         ("walk.dt", 0.02, "walk.dt is read at start-up only"),
-        ("robot_description", "<robot/>", "robot_description is read at start-up only"),
     ],
 )
 def test_a_refused_change_says_why_and_leaves_the_value(walk, name, value, reason):

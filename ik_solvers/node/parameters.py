@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 
 from ik_solvers.node.node_parameters import NodeParameters
@@ -121,18 +122,19 @@ def declare_parameters(node: Node) -> tuple[NodeConfig, NodeParameters]:
         ValueError: a chain has no base_link/tip_link and no default exists for its name.
     """
     urdf = package_share_path("urdf", "humanoid.urdf")
-    description = Rule(urdf.read_text() if urdf.is_file() else "", "URDF XML", start_up_only=True)
+    default_description = urdf.read_text() if urdf.is_file() else ""
+    node.declare_parameter("robot_description", default_description, _read_only("URDF XML"))
     solver_rules = {
         f"{kind}.{option}": rule
         for kind, options in SOLVER_PARAMETERS.items()
         for option, rule in options.items()
     }
-    parameters = NodeParameters(node, {"robot_description": description, **STATIC_PARAMETERS, **solver_rules})
+    parameters = NodeParameters(node, {**STATIC_PARAMETERS, **solver_rules})
     names = parameters["chain_names"]
     parameters.add({name: rule for chain in names for name, rule in _chain_rules(chain).items()})
     return (
         NodeConfig(
-            robot_description=parameters["robot_description"],
+            robot_description=node.get_parameter("robot_description").value,
             chains=tuple(_chain(parameters, chain) for chain in names),
             solver_options={
                 kind: {option: parameters[f"{kind}.{option}"] for option in options}
@@ -149,6 +151,10 @@ def declare_parameters(node: Node) -> tuple[NodeConfig, NodeParameters]:
         ),
         parameters,
     )
+
+
+def _read_only(description: str) -> ParameterDescriptor:
+    return ParameterDescriptor(description=description, read_only=True)
 
 
 def _chain_rules(name: str) -> dict[str, Rule]:

@@ -65,7 +65,6 @@ CLOCK_KEEPALIVE = 0.1  # [s] of wall time between /clock messages while a lock-s
 
 
 NODE_RULES = {
-    "robot_description": Rule("", "URDF XML; empty: the packaged humanoid", start_up_only=True),
     "publish_rate": Rule(200.0, "rate of /joint_states", "Hz", 1.0, 1000.0, start_up_only=True),
     "report_period": Rule(5.0, "wall time between real-time factor reports", "s", 0.0, 3600.0, low_open=True),
     "odom_frame": Rule("odom", "frame of ~/base_pose", non_empty=True),
@@ -111,7 +110,7 @@ class SimNode(Node):
     def __init__(self) -> None:
         super().__init__("sim_node")
         self.parameters = NodeParameters(self, parameter_rules())
-        urdf = self.parameters["robot_description"]
+        urdf = self.declare_parameter("robot_description", "").value
         if not urdf:
             urdf = package_share_path("urdf", "humanoid.urdf").read_text()
         rate = self.parameters["publish_rate"]

@@ -47,7 +47,6 @@ MAX_CATCH_UP = 10  # periods advanced at most in one timer callback (then the pl
 
 
 NODE_RULES = {
-    "robot_description": Rule("", "URDF XML; empty: the packaged humanoid", start_up_only=True),
     "world_frame": Rule("odom", "frame of the whole-body targets", non_empty=True),
     "cmd_vel_timeout": Rule(0.5, "a cmd_vel older than this counts as zero; 0: never", "s", 0.0, 3600.0),
 }
@@ -69,7 +68,9 @@ class WalkNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("walk_node", **kwargs)
         self.parameters = NodeParameters(self, parameter_rules())
-        urdf = self.parameters["robot_description"] or package_share_path("urdf", "humanoid.urdf").read_text()
+        urdf = self.declare_parameter("robot_description", "").value
+        if not urdf:
+            urdf = package_share_path("urdf", "humanoid.urdf").read_text()
         self.world_frame = self.parameters["world_frame"]
         self.timeout = self.parameters["cmd_vel_timeout"]
         walk = {name: self.parameters[f"walk.{name}"] for name in WalkConfig.rules()}
