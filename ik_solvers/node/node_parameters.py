@@ -10,9 +10,9 @@ Every node of the package declares its parameters through :class:`NodeParameters
   start-up and at run time, and stored as a float;
 - at run time (``ros2 param set``) a refused value answers ``successful=False`` with the same
   reason; a ``start_up_only`` parameter refuses any new value, saying that the node reads it at
-  start-up only; the rest go to the node's ``apply`` callback, which may refuse them too
-  (a ``ValueError``: its message is the reason). Parameters outside the table are left to the
-  node's other callbacks.
+  start-up only; the rest go to the node's ``apply`` callback, which may refuse them too (a
+  ``ValueError`` or ``TypeError``: its message is the reason). Parameters outside the table are
+  left to the node's other callbacks.
 
 The parameters are declared with dynamic typing so that the check, not rclpy's type test, answers a
 wrong type: the table holds each parameter's type (its default's) and says it in the description.
@@ -72,7 +72,7 @@ class NodeParameters:
             given = _declare(self.node, name, rule)
             self.values[name] = rule.check(name, given)
             self.rules[name] = rule  # after declaring: the run-time check does not judge a declaration
-            if type(given) is not type(self.values[name]):
+            if rule.kind is float and isinstance(given, int):
                 retyped.append(Parameter(name, value=_ros_value(self.values[name])))
         if retyped:
             self.node.set_parameters(retyped)
@@ -83,7 +83,7 @@ class NodeParameters:
 
     def on_change(self, apply: Apply) -> None:
         """Call ``apply({name: value})`` with run-time changes that passed their rules; a
-        ``ValueError`` it raises refuses the whole change with its message."""
+        ``ValueError`` or ``TypeError`` it raises refuses the whole change with its message."""
         self._apply = apply
 
     def _as_declared_types(self, parameters: list[Parameter]) -> list[Parameter]:
@@ -103,7 +103,7 @@ class NodeParameters:
                 if self._apply is None:
                     raise ParameterError(f"{', '.join(changes)}: not settable while the node runs")
                 self._apply(changes)
-        except ValueError as error:
+        except (ValueError, TypeError) as error:
             return SetParametersResult(successful=False, reason=str(error))
         self.values.update(changes)
         return SetParametersResult(successful=True)
