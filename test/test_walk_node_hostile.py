@@ -39,6 +39,10 @@ BROKEN = {  # case: (parameter override, what the one-line reason must name)
     "huge weight": ("walk.zmp_error_weight:=1e300", "walk.zmp_error_weight = 1e+300 refused"),
     "long preview": ("walk.preview_time:=1e4", "walk.preview_time = 10000.0 refused"),
     "preview of too many periods": ("walk.preview_time:=3.0", "walk.preview_time 3.0 s is 3000 periods"),
+    "override rcl cannot parse": (
+        "bad",
+        "failed to initialize rcl: Couldn't parse parameter override rule: '-p bad'",
+    ),
     "empty world frame": ("world_frame:=''", "world_frame = '' refused: a non-empty string"),
 }
 BURST = 0.3  # [s] of cmd_vel before the first /clock

@@ -11,13 +11,21 @@ from collections.abc import Callable
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
+from rclpy.impl.implementation_singleton import rclpy_implementation
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from ik_solvers.model import ModelError
 from ik_solvers.node import stop_signals
 
-START_ERRORS: tuple[type[Exception], ...] = (ModelError, ValueError, ParameterException)
+# What stops a node at start-up: rcl refusing the command line, a parameter, the robot model
+START_ERRORS: tuple[type[Exception], ...] = (
+    rclpy_implementation.RCLError,
+    rclpy_implementation.UnknownROSArgsError,
+    ModelError,
+    ValueError,
+    ParameterException,
+)
 
 
 def run_node(
@@ -42,12 +50,19 @@ def run_node(
             try:
                 node = make()
             except start_errors as error:
-                print(f"{name}: cannot start: {error}", file=sys.stderr)
-                return 1
+                return cannot_start(name, error)
             stop_signals.spin_until_stopped(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except start_errors as error:  # rcl refusing the command line in rclpy.init
+        return cannot_start(name, error)
     except stop_errors as error:
         print(f"{name}: stopped: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def cannot_start(name: str, error: Exception) -> int:
+    """Print ``<name>: cannot start: <error>`` on stderr; exit code 1."""
+    print(f"{name}: cannot start: {error}", file=sys.stderr)
+    return 1
