@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
-from rcl_interfaces.srv import ListParameters, SetParameters
-from rclpy.parameter import Parameter
+from parameter_client import ParameterClient
+from rcl_interfaces.srv import ListParameters
 from rclpy.qos import QoSProfile
 from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
@@ -74,7 +74,7 @@ class IKNodeClient:
         self.solve_client = self.node.create_client(SolveIK, f"{self.prefix}solve_ik")
         self.path_client = self.node.create_client(SolveIKPath, f"{self.prefix}solve_ik_path")
         node_path = f"{namespace}/{NODE_NAME}" if namespace else f"/{NODE_NAME}"
-        self.set_client = self.node.create_client(SetParameters, f"{node_path}/set_parameters")
+        self.parameters = ParameterClient(self.node, self.executor, node_path)
         self.list_client = self.node.create_client(ListParameters, f"{node_path}/list_parameters")
 
     def output(self) -> str:
@@ -89,7 +89,7 @@ class IKNodeClient:
         assert ready and self.process.poll() is None, f"ik_node did not start:\n{self.output()}"
         for publisher in [*self.targets.values(), *self.poles.values()]:
             assert wait_for_matching(self.executor, publisher), f"no match:\n{self.output()}"
-        assert spin_until(self.executor, self.set_client.service_is_ready)
+        assert self.parameters.wait_ready()
 
     def call(self, request: SolveIK.Request) -> SolveIK.Response:
         """Call solve_ik and wait for the answer."""
@@ -102,12 +102,7 @@ class IKNodeClient:
 
     def set_parameters(self, **values) -> list:
         """Set node parameters (dots written as '__' in keyword names); the SetParametersResults."""
-        request = SetParameters.Request(
-            parameters=[
-                Parameter(name.replace("__", "."), value=v).to_parameter_msg() for name, v in values.items()
-            ]
-        )
-        return list(self._call(self.set_client, request).results)
+        return self.parameters.set(**values)
 
     def parameter_names(self) -> set[str]:
         """Every parameter the node has declared."""

@@ -96,3 +96,20 @@ class ProcessRunner:
         """Stop every process started by this runner, most recent first."""
         for process, _ in reversed(self._started):
             self.stop(process)
+
+
+def run_until_exit(
+    processes: ProcessRunner, script: str, cases: dict[str, list[str]], timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, tuple[int | None, str]]:
+    """Start console script ``script`` once per case (its arguments) at once; per case the exit
+    code (None: still running after ``timeout`` [s], then stopped) and everything it printed."""
+    started = {case: processes.start_console_script(script, *arguments) for case, arguments in cases.items()}
+    finished = {}
+    for case, process in started.items():
+        try:
+            code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = None
+            processes.stop(process)
+        finished[case] = (code, processes.output(process))
+    return finished

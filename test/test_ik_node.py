@@ -213,16 +213,33 @@ def test_the_solver_of_a_chain_switches_at_run_time(ik):
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ({"chains__left_arm__solver": "magic"}, "valid solvers"),
-        ({"jacobian__method": "newton"}, "valid methods"),
-        ({"max_velocity_fraction": 2.0}, ""),
-        ({"robot_description": "<robot/>"}, ""),
+        ({"chains__left_arm__solver": "magic"}, "chains.left_arm.solver = 'magic' refused: one of "),
+        ({"jacobian__method": "newton"}, "jacobian.method = 'newton' refused: one of dls, pinv"),
+        (
+            {"max_velocity_fraction": 2.0},
+            "max_velocity_fraction = 2.0 refused: a finite number in [1e-06, 1]",
+        ),
+        ({"max_velocity_fraction": float("nan")}, "max_velocity_fraction = nan refused"),
+        (
+            {"jacobian__max_iterations": 2.5},
+            "jacobian.max_iterations = 2.5 refused: an integer in [1, 100000]",
+        ),
+        ({"robot_description": "<robot/>"}, "robot_description"),
+        ({"command_rate": 50.0}, "command_rate is read at start-up only"),
     ],
 )
 def test_bad_parameter_values_are_refused_with_a_reason(ik, values, expected):
     (result,) = ik.set_parameters(**values)
     assert not result.successful
     assert expected in result.reason and result.reason
+
+
+def test_an_integer_for_a_float_parameter_is_that_number(ik):
+    (result,) = ik.set_parameters(max_target_age=1)
+    assert result.successful, result.reason
+    value = ik.parameters.get("max_target_age")
+    assert value == 1.0 and isinstance(value, float)
+    ik.set_parameters(max_target_age=0.5)
 
 
 def _refused(ik, chain: str) -> int:

@@ -14,29 +14,22 @@ import sys
 from functools import partial
 
 import numpy as np
-import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
-from rcl_interfaces.msg import SetParametersResult
-from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 
-from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.commander import Commander, Limb
 from ik_solvers.control.statistics import shortened
-from ik_solvers.model import ModelError, RobotModel
-from ik_solvers.node import messages, stop_signals
-from ik_solvers.node.description_parameters import START_ERRORS, start_failure
+from ik_solvers.model import RobotModel
+from ik_solvers.node import messages
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
+from ik_solvers.node.executable import START_ERRORS, run_node
 from ik_solvers.node.log_bridge import forward_library_log
 from ik_solvers.node.messages import INPUT_ERRORS, MessageError
 from ik_solvers.node.outputs import LATEST_ONLY, Command, OutputContext, make_outputs
 from ik_solvers.node.parameters import (
-    NodeConfig,
     chain_of_solver_parameter,
-    check_solver_option,
     declare_parameters,
     solver_option_of_parameter,
 )
@@ -59,7 +52,7 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
-        self.config: NodeConfig = declare_parameters(self)
+        self.config, self.parameters = declare_parameters(self)
         model = RobotModel.from_urdf_string(self.config.robot_description)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
         self.commander = Commander(model, chains, self.config.solver_options)
@@ -71,7 +64,7 @@ class IKNode(Node):
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
         self._create_interfaces()
-        self.add_on_set_parameters_callback(self.on_set_parameters)
+        self.parameters.on_change(self.apply_parameters)
         self.get_logger().info(f"ready: chains {', '.join(self.commander.limbs)}")
 
     def _create_interfaces(self) -> None:
@@ -197,33 +190,23 @@ class IKNode(Node):
         )
         self.diagnostics_publisher.publish(diagnostic_array(statuses, self.get_clock().now().to_msg()))
 
-    def on_set_parameters(self, parameters) -> SetParametersResult:
-        """Validate run-time changes: solver kinds, solver options, fraction and max age."""
+    def apply_parameters(self, changes: dict[str, object]) -> None:
+        """Apply run-time changes that passed their rules: solver kinds and options (the solvers
+        rebuilt; a ValueError refuses the change), fraction, max age, jump limit, branch switch."""
         kinds, options = {}, {}
-        for parameter in parameters:
-            chain = chain_of_solver_parameter(parameter.name)
-            option = solver_option_of_parameter(parameter.name)
+        for name, value in changes.items():
+            chain, option = chain_of_solver_parameter(name), solver_option_of_parameter(name)
             if chain is not None:
-                kinds[chain] = parameter.value
+                kinds[chain] = value
             elif option is not None:
-                reason = check_solver_option(*option, parameter.value)
-                if reason:
-                    return SetParametersResult(successful=False, reason=reason)
-                options.setdefault(option[0], {})[option[1]] = parameter.value
-        try:
-            self.commander.reconfigure(kinds, options)
-        except (IKError, RequestError, TypeError, ValueError) as error:
-            return SetParametersResult(successful=False, reason=f"refused: {error}")
-        for parameter in parameters:
-            if parameter.name == "max_velocity_fraction":
-                self.fraction = parameter.value
-            elif parameter.name == "max_target_age":
-                self.target_age.max_age = parameter.value
-            elif parameter.name == "max_joint_jump":
-                self.commander.max_joint_jump = parameter.value
-            elif parameter.name == "allow_branch_switch":
-                self.commander.allow_branch_switch = parameter.value
-        return SetParametersResult(successful=True)
+                options.setdefault(option[0], {})[option[1]] = value
+        self.commander.reconfigure(kinds, options)
+        self.fraction = changes.get("max_velocity_fraction", self.fraction)
+        self.target_age.max_age = changes.get("max_target_age", self.target_age.max_age)
+        self.commander.max_joint_jump = changes.get("max_joint_jump", self.commander.max_joint_jump)
+        self.commander.allow_branch_switch = changes.get(
+            "allow_branch_switch", self.commander.allow_branch_switch
+        )
 
     def _refuse(self, limb: Limb, message: str) -> None:
         limb.stats.record_refusal(message)
@@ -234,21 +217,8 @@ class IKNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
-    stop_signals.install()
-    command_line = sys.argv if args is None else args
-    try:
-        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
-            try:
-                node = IKNode()
-            except (ModelError, IKError, ValueError, ParameterException) as error:
-                return start_failure("ik_node", error, command_line)
-            stop_signals.spin_until_stopped(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except START_ERRORS as error:  # rcl refusing the command line (a -p robot_description:=... among them)
-        return start_failure("ik_node", error, command_line)
-    return 0
+    """Run the ik_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr, one line)."""
+    return run_node("ik_node", IKNode, args, start_errors=(*START_ERRORS, IKError))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The ik_node's parameters: declaration with descriptors, reading into a config, validation.
+"""The ik_node's parameters: their rules (the shared layer of :mod:`ik_solvers.node.node_parameters`
+checks them at start-up and at run time), read into a config.
 
 Parameters (all relative to the node; see docs/node.md):
 
@@ -30,14 +31,13 @@ Parameters (all relative to the node; see docs/node.md):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.node import Node
-from rclpy.parameter import Parameter
 
 from ik_solvers.node.description_parameters import declare_robot_description
+from ik_solvers.node.node_parameters import NodeParameters
+from ik_solvers.parameter_rules import Rule
 from ik_solvers.solvers import SOLVERS
 from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
@@ -77,133 +77,112 @@ class NodeConfig:
     trajectory_topic: str
 
 
-def _describe(text: str, read_only: bool = False, **ranges) -> ParameterDescriptor:
-    return ParameterDescriptor(description=text, read_only=read_only, **ranges)
-
-
-def _float_range(low: float, high: float) -> dict:
-    return {"floating_point_range": [FloatingPointRange(from_value=low, to_value=high)]}
-
-
-# Per solver kind, the make_solver options the node offers as "<kind>.<option>" parameters:
-# option → (default, descriptor). The node's jacobian defaults differ from the library's
+# Per solver kind, the make_solver options the node offers as "<kind>.<option>" parameters. The
+# node's jacobian defaults differ from the library's
 # (:class:`~ik_solvers.solvers.numeric.options.JacobianOptions`) on purpose: a node answers every
 # target within one command period, so its time budget is 5 ms (library: 10 ms), and a tolerance
 # of 0.1 mm / 1e-4 rad, far below what a servo resolves, lets it stop early (library: 1e-6 m);
 # with that tolerance it takes the fuller steps of a lighter damping weight (0.01, library 0.1).
-SOLVER_PARAMETERS: dict[str, dict[str, tuple[object, ParameterDescriptor]]] = {
+SOLVER_PARAMETERS: dict[str, dict[str, Rule]] = {
     "jacobian": {
-        "method": ("dls", _describe(f"numeric solver method: {', '.join(JACOBIAN_METHODS)}")),
-        "max_iterations": (
-            60,
-            _describe("iterations per attempt", integer_range=[IntegerRange(from_value=1, to_value=100000)]),
-        ),
-        "tolerance": (1e-4, _describe("convergence tolerance [m, rad]", **_float_range(1e-12, 1.0))),
-        "damping": (0.01, _describe("damped least squares damping weight", **_float_range(0.0, 10.0))),
-        "timeout": (0.005, _describe("time budget per solve [s]", **_float_range(1e-6, 10.0))),
+        "method": Rule("dls", "numeric solver method", choices=JACOBIAN_METHODS),
+        "max_iterations": Rule(60, "iterations per attempt", "", 1, 100000),
+        "tolerance": Rule(1e-4, "convergence tolerance", "m, rad", 1e-12, 1.0),
+        "damping": Rule(0.01, "damped least squares damping weight", "", 0.0, 10.0),
+        "timeout": Rule(0.005, "time budget per solve", "s", 1e-6, 10.0),
     },
 }
 
-# name → (default, descriptor) of the other parameters that do not depend on chain names.
+# The parameters that do not depend on chain names.
 STATIC_PARAMETERS = {
-    "max_velocity_fraction": (
+    "chain_names": Rule(tuple(DEFAULT_CHAINS), "chains the node commands", start_up_only=True),
+    "max_velocity_fraction": Rule(
+        0.5, "share of each joint's URDF velocity limit a command may use", "", 1e-6, 1.0
+    ),
+    "command_rate": Rule(
+        100.0, "rate of the velocity-limited steps toward a goal", "Hz", 1.0, 10000.0, start_up_only=True
+    ),
+    "max_target_age": Rule(0.5, "refuse targets stamped further than this from now; 0: any", "s", 0.0, 1e9),
+    "max_joint_jump": Rule(
         0.5,
-        _describe("share of each joint's URDF velocity limit a command may use", **_float_range(1e-6, 1.0)),
+        "largest joint change from the goal a solution along a moving target may make",
+        "rad or m",
+        1e-6,
+        1e3,
     ),
-    "command_rate": (
-        100.0,
-        _describe(
-            "rate [Hz] of the velocity-limited steps toward a goal", True, **_float_range(1.0, 10000.0)
-        ),
+    "allow_branch_switch": Rule(False, "command solutions that jump along a moving target"),
+    "ros2_control.controller": Rule(
+        "", "forward command controller name; '' = no output", start_up_only=True
     ),
-    "max_target_age": (
-        0.5,
-        _describe("refuse targets stamped further than this from now [s]; 0: any", **_float_range(0.0, 1e9)),
+    "ros2_control.joints": Rule(
+        (), "controller joint order; unset = all commanded joints, chain by chain", start_up_only=True
     ),
-    "max_joint_jump": (
-        0.5,
-        _describe(
-            "largest joint change [rad or m] from the goal a solution along a moving target may make",
-            **_float_range(1e-6, 1e3),
-        ),
-    ),
-    "allow_branch_switch": (False, _describe("command solutions that jump along a moving target")),
-    "ros2_control.controller": ("", _describe("forward command controller name; '' = no output", True)),
-    "trajectory.topic": ("", _describe("JointTrajectory output topic; '' = no output", True)),
+    "trajectory.topic": Rule("", "JointTrajectory output topic; '' = no output", start_up_only=True),
 }
 
 
-def declare_parameters(node: Node) -> NodeConfig:
+def declare_parameters(node: Node) -> tuple[NodeConfig, NodeParameters]:
     """Declare every parameter of the ik_node on ``node`` and read them.
 
     Raises:
+        ParameterError: a value is refused (the message names it and what is accepted).
         ValueError: a chain has no base_link/tip_link and no default exists for its name;
             DescriptionError (a ValueError): the robot description does not load.
     """
     description = declare_robot_description(node)
-    names = node.declare_parameter(
-        "chain_names", list(DEFAULT_CHAINS), _describe("chains the node commands", True)
-    ).value
-    controller_joints = node.declare_parameter(
-        "ros2_control.joints",
-        Parameter.Type.STRING_ARRAY,
-        _describe("controller joint order; unset = all commanded joints, chain by chain", True),
-    ).value
-    for name, (default, descriptor) in STATIC_PARAMETERS.items():
-        node.declare_parameter(name, default, descriptor)
-    for kind, options in SOLVER_PARAMETERS.items():
-        for option, (default, descriptor) in options.items():
-            node.declare_parameter(f"{kind}.{option}", default, descriptor)
-    chains = tuple(_declare_chain(node, name) for name in names)
-    value = lambda name: node.get_parameter(name).value
-    return NodeConfig(
-        robot_description=description.xml,
-        chains=chains,
-        solver_options={
-            kind: {option: value(f"{kind}.{option}") for option in options}
-            for kind, options in SOLVER_PARAMETERS.items()
-        },
-        max_velocity_fraction=value("max_velocity_fraction"),
-        command_rate=value("command_rate"),
-        max_target_age=value("max_target_age"),
-        max_joint_jump=value("max_joint_jump"),
-        allow_branch_switch=value("allow_branch_switch"),
-        controller=value("ros2_control.controller"),
-        controller_joints=tuple(controller_joints or ()),
-        trajectory_topic=value("trajectory.topic"),
+    solver_rules = {
+        f"{kind}.{option}": rule
+        for kind, options in SOLVER_PARAMETERS.items()
+        for option, rule in options.items()
+    }
+    parameters = NodeParameters(node, {**STATIC_PARAMETERS, **solver_rules})
+    names = parameters["chain_names"]
+    parameters.add({name: rule for chain in names for name, rule in _chain_rules(chain).items()})
+    return (
+        NodeConfig(
+            robot_description=description.xml,
+            chains=tuple(_chain(parameters, chain) for chain in names),
+            solver_options={
+                kind: {option: parameters[f"{kind}.{option}"] for option in options}
+                for kind, options in SOLVER_PARAMETERS.items()
+            },
+            max_velocity_fraction=parameters["max_velocity_fraction"],
+            command_rate=parameters["command_rate"],
+            max_target_age=parameters["max_target_age"],
+            max_joint_jump=parameters["max_joint_jump"],
+            allow_branch_switch=parameters["allow_branch_switch"],
+            controller=parameters["ros2_control.controller"],
+            controller_joints=parameters["ros2_control.joints"],
+            trajectory_topic=parameters["trajectory.topic"],
+        ),
+        parameters,
     )
 
 
-def _declare_chain(node: Node, name: str) -> ChainConfig:
-    base_default, tip_default = DEFAULT_CHAINS.get(name, ("", ""))
+def _chain_rules(name: str) -> dict[str, Rule]:
+    base, tip = DEFAULT_CHAINS.get(name, ("", ""))
+    return {
+        f"chains.{name}.base_link": Rule(base, "chain base link", start_up_only=True),
+        f"chains.{name}.tip_link": Rule(tip, "chain tip link", start_up_only=True),
+        f"chains.{name}.solver": Rule(DEFAULT_SOLVER, "solver kind", choices=tuple(SOLVERS)),
+    }
+
+
+def _chain(parameters: NodeParameters, name: str) -> ChainConfig:
     prefix = f"chains.{name}"
-    base = node.declare_parameter(f"{prefix}.base_link", base_default, _describe("chain base link", True))
-    tip = node.declare_parameter(f"{prefix}.tip_link", tip_default, _describe("chain tip link", True))
-    solver = node.declare_parameter(f"{prefix}.solver", DEFAULT_SOLVER, _describe(" | ".join(SOLVERS)))
-    if not base.value or not tip.value:
+    base, tip = parameters[f"{prefix}.base_link"], parameters[f"{prefix}.tip_link"]
+    if not base or not tip:
         raise ValueError(
             f"chain '{name}' needs {prefix}.base_link and {prefix}.tip_link (links of the URDF); "
             f"chains with defaults: {', '.join(DEFAULT_CHAINS)}"
         )
-    return ChainConfig(name, base.value, tip.value, solver.value)
+    return ChainConfig(name, base, tip, parameters[f"{prefix}.solver"])
 
 
 def solver_option_of_parameter(name: str) -> tuple[str, str] | None:
     """(kind, option) of a ``<kind>.<option>`` solver parameter, else None."""
     kind, _, option = name.partition(".")
     return (kind, option) if option in SOLVER_PARAMETERS.get(kind, {}) else None
-
-
-def check_solver_option(kind: str, option: str, value: object) -> str | None:
-    """Why ``<kind>.<option>`` = ``value`` is refused, or None when it is acceptable here (the
-    solver itself checks the value again when it is rebuilt)."""
-    if kind == "jacobian" and option == "method":
-        if value not in JACOBIAN_METHODS:
-            return f"jacobian.method '{value}' is unknown; valid methods: {', '.join(JACOBIAN_METHODS)}"
-        return None
-    if not (isinstance(value, (int, float)) and math.isfinite(value)):
-        return f"{kind}.{option} must be a finite number, got {value!r}"
-    return None
 
 
 def chain_of_solver_parameter(name: str) -> str | None:

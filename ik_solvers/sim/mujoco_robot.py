@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import mujoco
 import numpy as np
 
 from ik_solvers.description import RobotDescription, description_from_string
+from ik_solvers.parameter_rules import Rule, check_fields, rule_field
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_tuning import effective_inertias, stabilising_armature
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
@@ -48,6 +50,11 @@ __all__ = ["MujocoRobot", "ServoConfig", "UnstableSimulation", "build_spec"]
 
 IMU_SITE = "imu"
 CHECK_STEPS = 10  # physics steps between two stability checks
+
+
+def _start_up(default: float | bool, text: str, unit: str = "", low=None, high=None, low_open=False) -> Any:
+    """A ServoConfig field with its rule (sim_node reads it at start-up only)."""
+    return rule_field(Rule(default, text, unit, low, high, low_open=low_open, start_up_only=True))
 
 
 @dataclass(frozen=True)
@@ -66,22 +73,19 @@ class ServoConfig:
             keeps each servo stable at ``timestep`` (see :mod:`ik_solvers.sim.servo_tuning`).
     """
 
-    saturation_error: float = 0.02
-    damping_ratio: float = 1.0
-    effort_scale: float = 1.0
-    floating_base: bool = False
-    base_height: float = 1.0
-    self_collision: bool = False
-    timestep: float = 0.002
+    saturation_error: float = _start_up(
+        0.02, "position error at which a servo reaches its effort limit", "rad", 0.0, 1.0, low_open=True
+    )
+    damping_ratio: float = _start_up(1.0, "servo damping / critical damping", "", 0.0, 100.0)
+    effort_scale: float = _start_up(1.0, "factor on the URDF effort limits", "", 0.0, 100.0, low_open=True)
+    floating_base: bool = _start_up(False, "free root standing on the floor (false: root fixed)")
+    base_height: float = _start_up(1.0, "height of the fixed root above the floor", "m", 0.0, 100.0)
+    self_collision: bool = _start_up(False, "the robot's links collide with each other")
+    timestep: float = _start_up(0.002, "physics step", "s", 1e-4, 0.05)
     armature: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("saturation_error", "effort_scale", "timestep"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0.0):
-                raise ValueError(f"{name} must be a positive finite number, got {value}")
-        if not (math.isfinite(self.damping_ratio) and self.damping_ratio >= 0.0):
-            raise ValueError(f"damping_ratio must be finite and >= 0, got {self.damping_ratio}")
+        check_fields(self)
         if self.armature is not None and not (math.isfinite(self.armature) and self.armature >= 0.0):
             raise ValueError(
                 f"armature must be None (from the model) or finite and >= 0, got {self.armature}"

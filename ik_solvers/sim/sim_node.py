@@ -44,23 +44,19 @@ import sys
 import time
 
 import numpy as np
-import rclpy
 from geometry_msgs.msg import PoseStamped
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 from rclpy.time import Time
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import Float64
 
+from ik_solvers.control.statistics import shortened
 from ik_solvers.model import RobotModel
-from ik_solvers.node import stop_signals
-from ik_solvers.node.description_parameters import (
-    START_ERRORS,
-    declare_robot_description,
-    start_failure,
-)
+from ik_solvers.node.description_parameters import declare_robot_description
+from ik_solvers.node.executable import run_node
+from ik_solvers.node.node_parameters import NodeParameters
+from ik_solvers.parameter_rules import Rule, field_rules
 from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
@@ -70,27 +66,59 @@ CLOCK_KEEPALIVE = 0.1  # [s] of wall time between /clock messages while a lock-s
 # (200 Hz) cost the demo's four nodes CPU that a busy 2-core machine lacked (real-time factor)
 
 
+NODE_RULES = {
+    "publish_rate": Rule(200.0, "rate of /joint_states", "Hz", 1.0, 1000.0, start_up_only=True),
+    "report_period": Rule(5.0, "wall time between real-time factor reports", "s", 0.0, 3600.0, low_open=True),
+    "odom_frame": Rule("odom", "frame of ~/base_pose", non_empty=True),
+    "lock_step": Rule(False, "advance only when each period's commands came", start_up_only=True),
+    "control_period": Rule(
+        0.01, "lock-step period (whole timesteps)", "s", 0.0, 1.0, low_open=True, start_up_only=True
+    ),
+    "lock_step_timeout": Rule(
+        0.2,
+        "wall time a lock-stepped period waits for commands",
+        "s",
+        0.0,
+        3600.0,
+        low_open=True,
+        start_up_only=True,
+    ),
+}
+SERVO_PARAMETERS = (
+    "saturation_error",
+    "damping_ratio",
+    "effort_scale",
+    "floating_base",
+    "base_height",
+    "timestep",
+)
+WARNING_THROTTLE = 5.0  # [s] between two warnings of a kind while commands keep repeating them
+MAX_WARNING = 2000  # [characters] of a warning that echoes joint names
+
+
+def parameter_rules() -> dict[str, Rule]:
+    """Every parameter of sim_node: its own and the :class:`ServoConfig` fields it sets."""
+    servo = field_rules(ServoConfig)
+    return {**NODE_RULES, **{name: servo[name] for name in SERVO_PARAMETERS}}
+
+
 class SimNode(Node):
-    """Steps a :class:`MujocoRobot` with the wall clock; commands in, joint states out."""
+    """Steps a :class:`MujocoRobot` with the wall clock; commands in, joint states out.
+
+    Raises:
+        ParameterError: a parameter value is refused (the message names it and the accepted values).
+    """
 
     def __init__(self) -> None:
         super().__init__("sim_node")
-        defaults = ServoConfig()
+        self.parameters = NodeParameters(self, parameter_rules())
         description = declare_robot_description(self)
-        rate = self.declare_parameter("publish_rate", 200.0).value
-        config = ServoConfig(
-            saturation_error=self.declare_parameter("saturation_error", defaults.saturation_error).value,
-            damping_ratio=self.declare_parameter("damping_ratio", defaults.damping_ratio).value,
-            effort_scale=self.declare_parameter("effort_scale", defaults.effort_scale).value,
-            floating_base=self.declare_parameter("floating_base", defaults.floating_base).value,
-            base_height=self.declare_parameter("base_height", defaults.base_height).value,
-            timestep=self.declare_parameter("timestep", defaults.timestep).value,
-        )
-        self.report_period = self.declare_parameter("report_period", 5.0).value
-        self.odom_frame = self.declare_parameter("odom_frame", "odom").value
+        rate = self.parameters["publish_rate"]
+        config = ServoConfig(**{name: self.parameters[name] for name in SERVO_PARAMETERS})
+        self.report_period = self.parameters["report_period"]
+        self.odom_frame = self.parameters["odom_frame"]
+        self.root_link = RobotModel.from_urdf_string(description.xml).root  # first: the parser's reason
         self.robot = MujocoRobot(description, config)
-        self.root_link = RobotModel.from_urdf_string(description.xml).root
-        self.warned: set[str] = set()
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
         self.base_publisher = self.imu_publisher = None
@@ -104,20 +132,22 @@ class SimNode(Node):
         self.report_sim = 0.0
         self.gate = self._lock_step_gate()
         self.create_timer(1.0 / rate, self.on_tick)
+        self.parameters.on_change(self.apply_parameters)
         base = "floating base" if config.floating_base else "fixed base"
         self.get_logger().info(
             f"simulating {len(self.robot.joint_names)} joints ({base}), joint states at {rate:g} Hz"
         )
 
+    def apply_parameters(self, changes: dict[str, object]) -> None:
+        """Run-time changes that passed their rules: ``report_period`` and ``odom_frame``."""
+        self.report_period = changes.get("report_period", self.report_period)
+        self.odom_frame = changes.get("odom_frame", self.odom_frame)
+
     def _lock_step_gate(self) -> LockStepGate | None:
         """The lock-step gate and period (in whole timesteps) when ``lock_step`` is on, else None."""
-        lock_step = self.declare_parameter("lock_step", False).value
-        period = self.declare_parameter("control_period", 0.01).value
-        timeout = self.declare_parameter("lock_step_timeout", 0.2).value
-        if not (period > 0.0 and timeout > 0.0):
-            raise ValueError(
-                f"control_period ({period}) and lock_step_timeout ({timeout}) must be positive [s]"
-            )
+        lock_step, period, timeout = (
+            self.parameters[name] for name in ("lock_step", "control_period", "lock_step_timeout")
+        )
         self.period_steps = max(1, round(period / self.robot.config.timestep))
         if not lock_step:
             return None
@@ -135,20 +165,28 @@ class SimNode(Node):
             self._lock_step()
 
     def _apply(self, message: JointState) -> None:
+        """Set the targets of ``message``; warn (at most every WARNING_THROTTLE per kind, each
+        warning cut short) of what is refused: however many bad commands come, the log and the
+        node's memory stay bounded."""
+        warn = self.get_logger().warning
         if len(message.position) != len(message.name):
-            self.get_logger().warning(
-                f"refused joint command: {len(message.name)} names but {len(message.position)} positions"
+            warn(
+                f"refused joint command: {len(message.name)} names but {len(message.position)} positions",
+                throttle_duration_sec=WARNING_THROTTLE,
             )
             return
         unknown = self.robot.set_targets(list(message.name), list(message.position))
-        new = sorted(set(unknown) - self.warned)
-        if new:
-            self.warned.update(new)
-            self.get_logger().warning(
-                f"refused commands for unknown joints {new}; this robot's joints: {list(self.robot.joint_names)}"
+        if unknown:
+            warn(
+                shortened(
+                    f"refused commands for {len(unknown)} unknown joints {unknown}; this robot's joints: "
+                    f"{list(self.robot.joint_names)}",
+                    MAX_WARNING,
+                ),
+                throttle_duration_sec=WARNING_THROTTLE,
             )
         if not all(math.isfinite(p) for p in message.position):
-            self.get_logger().warning("refused non-finite joint command positions", throttle_duration_sec=5.0)
+            warn("refused non-finite joint command positions", throttle_duration_sec=WARNING_THROTTLE)
 
     def on_tick(self) -> None:
         """Advance the physics (to the wall clock, or lock-stepped), publish, report the real-time factor."""
@@ -241,19 +279,9 @@ def _imu(orientation: np.ndarray, gyro: np.ndarray, accelerometer: np.ndarray, f
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the simulator node until SIGINT/SIGTERM."""
-    stop_signals.install()
-    try:
-        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
-            stop_signals.spin_until_stopped(SimNode())
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except UnstableSimulation as error:
-        print(f"sim_node: stopped: {error}", file=sys.stderr)
-        return 1
-    except START_ERRORS as error:  # not a failure of the run: rcl, parameters or the description at start
-        return start_failure("sim_node", error, sys.argv if args is None else args)
-    return 0
+    """Run the simulator node until SIGINT/SIGTERM; 1 when it cannot start or the physics goes
+    unstable (the reason on stderr, one line)."""
+    return run_node("sim_node", SimNode, args, stop_errors=(UnstableSimulation,))
 
 
 if __name__ == "__main__":

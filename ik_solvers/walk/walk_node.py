@@ -12,7 +12,8 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
 The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` (ZMP preview
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
-double support. A ``cmd_vel`` older than ``cmd_vel_timeout`` [s] counts as zero (0: never).
+double support. A ``cmd_vel`` older than ``cmd_vel_timeout`` [s] on the node's clock counts as zero (0: never),
+also when it came before the first ``/clock`` (the simulated time then reads 0).
 The generator keeps to the node's clock (the simulated time on ``/clock`` with
 ``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
 targets are stamped with that clock, so a lock-stepped simulator can tell them current.
@@ -20,24 +21,24 @@ targets are stamped with that clock, so a lock-stepped simulator can tell them c
 Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
 :mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
 (``odom``), ``cmd_vel_timeout`` [s], ``walk.<name>`` for every field of
-:class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them).
+:class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them). Types and ranges:
+:func:`parameter_rules` (docs/node.md has the table); ``world_frame`` and ``cmd_vel_timeout``
+change at run time, the others are read at start-up only (a running node refuses them, saying so).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import fields
 
-import rclpy
 from geometry_msgs.msg import PointStamped, Twist
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 
-from ik_solvers.model import ModelError, RobotModel
-from ik_solvers.node import stop_signals
+from ik_solvers.model import RobotModel
 from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.description_parameters import declare_robot_description
+from ik_solvers.node.executable import run_node
+from ik_solvers.node.node_parameters import NodeParameters
+from ik_solvers.parameter_rules import Rule
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 from ik_solvers_interfaces.msg import WholeBodyTarget
@@ -46,31 +47,50 @@ TICK_ROUNDING = 1e-6  # periods: a time this close below a period's start counts
 MAX_CATCH_UP = 10  # periods advanced at most in one timer callback (then the plan slips)
 
 
+NODE_RULES = {
+    "world_frame": Rule("odom", "frame of the whole-body targets", non_empty=True),
+    "cmd_vel_timeout": Rule(0.5, "a cmd_vel older than this counts as zero; 0: never", "s", 0.0, 3600.0),
+}
+
+
+def parameter_rules() -> dict[str, Rule]:
+    """Every parameter of walk_node: its own and ``walk.<field>`` of :class:`WalkConfig`."""
+    return {**NODE_RULES, **{f"walk.{name}": rule for name, rule in WalkConfig.rules().items()}}
+
+
 class WalkNode(Node):
-    """Steps the pattern generator with the wall clock and publishes its targets."""
+    """Steps the pattern generator with the node's clock and publishes its targets.
+
+    Raises:
+        ParameterError: a parameter value is refused (the message names it and the accepted values).
+        ModelError: the robot description does not load.
+    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__("walk_node", **kwargs)
+        self.parameters = NodeParameters(self, parameter_rules())
         urdf = declare_robot_description(self).xml
-        self.world_frame = self.declare_parameter("world_frame", "odom").value
-        self.timeout = self.declare_parameter("cmd_vel_timeout", 0.5).value
-        defaults = WalkConfig()
-        values = {
-            item.name: self.declare_parameter(f"walk.{item.name}", float(getattr(defaults, item.name))).value
-            for item in fields(WalkConfig)
-        }
-        self.config = WalkConfig.from_mapping(values)
+        self.world_frame = self.parameters["world_frame"]
+        self.timeout = self.parameters["cmd_vel_timeout"]
+        walk = {name: self.parameters[f"walk.{name}"] for name in WalkConfig.rules()}
+        self.config = WalkConfig.from_mapping(walk)
         self.generator = WalkingPatternGenerator(RobotModel.from_urdf_string(urdf), self.config)
-        self.command_time = -float("inf")
+        self.command_time: float | None = None  # [s] of the latest cmd_vel; None: none in force
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
         self.create_subscription(Twist, "cmd_vel", self.on_cmd_vel, 10)
         self.start = node_seconds(self)
         self.create_timer(self.config.dt, self.on_tick)
+        self.parameters.on_change(self.apply_parameters)
         limits = ", ".join(f"{v:.3g}" for v in self.generator.max_command)
         self.get_logger().info(
             f"walking at {1 / self.config.dt:g} Hz; largest command (m/s, m/s, rad/s): {limits}"
         )
+
+    def apply_parameters(self, changes: dict[str, object]) -> None:
+        """Run-time changes that passed their rules: ``world_frame`` and ``cmd_vel_timeout``."""
+        self.world_frame = changes.get("world_frame", self.world_frame)
+        self.timeout = changes.get("cmd_vel_timeout", self.timeout)
 
     def on_cmd_vel(self, message: Twist) -> None:
         """Hand the velocity command to the generator (clipped to its step limits)."""
@@ -85,9 +105,10 @@ class WalkNode(Node):
     def on_tick(self) -> None:
         """Advance the generator to the node's clock; publish the latest tick's targets."""
         now = node_seconds(self)
-        if self.timeout > 0.0 and now - self.command_time > self.timeout and self.command_time > 0.0:
+        # a simulated clock reads 0 until the first /clock: a cmd_vel then is as current as any
+        if self.command_time is not None and self.timeout > 0.0 and now - self.command_time > self.timeout:
             self.generator.set_command(0.0, 0.0, 0.0)
-            self.command_time = 0.0  # zeroed once; a new cmd_vel starts again
+            self.command_time = None  # zeroed once; a new cmd_vel starts again
         # + TICK_ROUNDING: simulated time lands on whole periods, up to rounding
         due = int((now - self.start) / self.config.dt + TICK_ROUNDING) - self.generator.ticks
         if due <= 0:
@@ -103,19 +124,8 @@ class WalkNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run walk_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr)."""
-    stop_signals.install()
-    try:
-        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
-            try:
-                node = WalkNode()
-            except (ModelError, ValueError) as error:
-                print(f"walk_node: cannot start: {error}", file=sys.stderr)
-                return 1
-            stop_signals.spin_until_stopped(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    return 0
+    """Run walk_node until SIGINT/SIGTERM; 1 when it cannot start (the reason on stderr, one line)."""
+    return run_node("walk_node", WalkNode, args)
 
 
 if __name__ == "__main__":

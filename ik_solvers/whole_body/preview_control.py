@@ -92,7 +92,13 @@ def _gains(a, b, c, error_weight: float, jerk_weight: float, horizon: int):
     b_aug = np.concatenate([[c @ b], b])[:, None]
     q_aug = np.zeros((4, 4))
     q_aug[0, 0] = error_weight
-    p = solve_discrete_are(a_aug, b_aug, q_aug, np.array([[jerk_weight]]))
+    try:
+        p = solve_discrete_are(a_aug, b_aug, q_aug, np.array([[jerk_weight]]))
+    except (np.linalg.LinAlgError, ValueError) as error:
+        raise ValueError(
+            f"preview control: no gains for error weight {error_weight} and jerk weight {jerk_weight} "
+            f"({error}); weights between 1e-9 and 1e9 have gains"
+        ) from error
     scale = 1.0 / (jerk_weight + float(b_aug[:, 0] @ p @ b_aug[:, 0]))
     gain = scale * (b_aug.T @ p @ a_aug).ravel()
     closed = a_aug - b_aug @ gain[None, :]
