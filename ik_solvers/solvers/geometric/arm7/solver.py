@@ -43,14 +43,13 @@ from ik_solvers.solvers.geometric.arm7.elbow_direction import (
     select,
     toward,
 )
-from ik_solvers.solvers.geometric.arm7.follow import follow_columns, follow_fast_columns, follow_one
+from ik_solvers.solvers.geometric.arm7.follow import follow_columns, follow_fast_columns
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
 from ik_solvers.solvers.geometric.arm7.path import solve_path
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     form_coefficients,
     limit_swivels_one,
     nearest_feasible_swivel,
-    nearest_feasible_swivel_one,
 )
 from ik_solvers.solvers.geometric.base import BLOCK, NOT_MET, GeometricSolver, rows_of
 from ik_solvers.solvers.geometric.structure import AxisLines
@@ -118,6 +117,7 @@ class Arm7Solver(GeometricSolver):
         direction = geometry.elbow_direction if elbow_direction is None else _unit(elbow_direction)
         self.elbow_direction = direction
         super().__init__(chain, "7-DoF arm", _reach_messages(chain, geometry), tolerance)
+        self._kernels = geometry.kernels
 
     def solve_path(self, targets: np.ndarray, seed: np.ndarray | None = None) -> BatchResult:
         """Targets (N, 4, 4) solved as one path from ``seed`` (7,) [rad], the swivel chosen over the
@@ -152,7 +152,7 @@ class Arm7Solver(GeometricSolver):
         arm = _construct(self, SCALAR, rotation, position, seed, pole, seeded)
         reason = arm.reason
         if seeded and pole is None and reason != ELBOW_LIMITS:
-            followed = follow_one(self.geometry, arm, lambda a: _groups(self.geometry, a, SCALAR))
+            followed = self._kernels.follow(arm)
             if followed is not None:
                 near = max(abs(x - s) for x, s in zip(followed, seed)) <= self.jump_limit
                 return (*self._finish(followed, reason, rotation, position, SCALAR), arm.kept and near)
@@ -340,13 +340,8 @@ def _search_rows(geo: ArmGeometry, arm: _Arm, q: list, rows: np.ndarray) -> np.n
 def _search_one(geo: ArmGeometry, arm: _Arm):
     """Step 4 for one target (floats): the seven angles at the nearest feasible swivel, or None.
 
-    :func:`_search_rows` on floats (see :mod:`.swivel_search` for why both exist)."""
-    psi = nearest_feasible_swivel_one(_groups(geo, arm, SCALAR))
-    if psi is None:
-        return None
-    c, s = math.cos(psi), math.sin(psi)
-    frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
-    return _joints(geo, SCALAR, arm, frame)[0]
+    :func:`_search_rows` for one construction, compiled (:mod:`ik_solvers.solvers.geometric.kernels.arm7`)."""
+    return geo.kernels.search(arm)
 
 
 def _groups(geo: ArmGeometry, arm: _Arm, ops: Ops) -> list:

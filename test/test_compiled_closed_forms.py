@@ -1,0 +1,126 @@
+"""The compiled closed forms give the answers of the float arithmetic they mirror.
+
+The leg's single and batch solves run in numba kernels (``solvers/geometric/kernels``); its
+float closed form and branch search (``BranchSolver._solve_scalar``) stay as the reference. Same
+q (to 1e-9 rad), same reason (message), same ``continuous`` flag, row for row, on robots of other
+dimensions and axes, unseeded, near and far seeds, out-of-reach targets included.
+
+The arm's seed following and swivel search run compiled too; the float ``follow_one`` and
+``nearest_feasible_swivel_one`` are the reference: the same candidates found (or none), q within
+1e-7 rad (the Gauss-Newton refinement's finite differences turn last-bit differences of the math
+library into up to ~5e-8 rad along the self-motion; every answer is exact IK either way).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
+
+from ik_solvers import RobotModel, make_solver
+from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.checks import pose_columns
+from ik_solvers.solvers.geometric.arm7 import solver as arm7
+from ik_solvers.solvers.geometric.arm7.follow import follow_one
+from ik_solvers.solvers.geometric.arm7.swivel_search import nearest_feasible_swivel_one
+from ik_solvers.solvers.geometric.branches import BranchSolver
+from ik_solvers.solvers.geometric.vectors import SCALAR
+
+ROBOTS = {
+    "packaged": None,
+    "lengths": HumanoidSpec(leg=LegDims(thigh=0.26, shank=0.23, w=0.035, sole_z=-0.05)),
+    "tight limits": HumanoidSpec(limit_scale=0.7),
+    "arm axes": HumanoidSpec(
+        arm=ArmDims(upper_arm=0.19, forearm=0.17, hand=0.08, shoulder_axes="xyz", wrist_axes="zxz")
+    ),
+    "tool offset": HumanoidSpec(arm=ArmDims(tool_offset=(0.03, 0.02, -0.09), tool_rpy=(0.3, -0.2, 0.5))),
+}
+
+
+def model_of(robot: str) -> RobotModel:
+    spec = ROBOTS[robot]
+    if spec is None:
+        return RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+    return RobotModel.from_urdf_string(humanoid_urdf(spec))
+
+
+def cases(chain, rng: np.random.Generator, count: int = 300):
+    """Targets (some stretched out of reach) and their near, far and missing seeds."""
+    q = chain.random_configurations(count, rng)
+    targets = chain.fk(q)
+    targets[::7, :3, 3] *= 1.8
+    near = np.clip(q + rng.normal(0.0, 0.1, q.shape), chain.lower, chain.upper)
+    return targets, {"none": None, "near": near, "far": chain.random_configurations(count, rng)}
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+@pytest.mark.parametrize("tip", ["l_sole", "r_sole"])
+def test_compiled_leg_gives_the_float_closed_forms_answers(robot, tip):
+    chain = model_of(robot).chain("base_link", tip)
+    solver = make_solver("geometric", chain)
+    targets, seeds_of = cases(chain, np.random.default_rng(7))
+    for label, seeds in seeds_of.items():
+        for i, target in enumerate(targets):
+            seed = None if seeds is None else seeds[i].tolist()
+            references = solver._rest_references if seed is None else solver._references(seed)
+            q, reason, _, _, continuous = BranchSolver._solve_scalar(
+                solver, target.ravel().tolist(), references, seed
+            )
+            result = solver.solve(target, seed=None if seeds is None else seeds[i])
+            assert np.allclose(result.q, q, atol=1e-9, rtol=0.0), (label, i)
+            assert result.success == (reason == 0), (label, i, result.message)
+            assert result.message.startswith(solver._messages[reason] or solver._success_message)
+            assert result.continuous == continuous, (label, i)
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+def test_compiled_leg_batch_gives_what_single_solves_give(robot):
+    chain = model_of(robot).chain("base_link", "l_sole")
+    solver = make_solver("geometric", chain)
+    targets, seeds_of = cases(chain, np.random.default_rng(11))
+    targets[5, 0, 0] = np.nan  # a malformed row fails alone
+    for seeds in seeds_of.values():
+        batch = solver.solve_batch(targets, seeds=seeds)
+        for i, target in enumerate(targets):
+            if i == 5:
+                assert not batch.success[i] and "target" in batch.messages[i]
+                continue
+            single = solver.solve(target, seed=None if seeds is None else seeds[i])
+            assert np.array_equal(batch.q[i], single.q)
+            assert (batch.success[i], batch.continuous[i]) == (single.success, single.continuous)
+            assert batch.messages[i] in single.message
+
+
+def float_search(solver, arm):
+    """The float swivel search: q at the feasible swivel nearest the requested one, or None."""
+    geo = solver.geometry
+    psi = nearest_feasible_swivel_one(arm7._groups(geo, arm, SCALAR))
+    if psi is None:
+        return None
+    c, s = np.cos(psi), np.sin(psi)
+    frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
+    return arm7._joints(geo, SCALAR, arm, frame)[0]
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+def test_compiled_arm_swivel_choice_gives_the_float_ones(robot):
+    chain = model_of(robot).chain("base_link", "l_wrist")
+    solver = make_solver("geometric", chain)
+    geo = solver.geometry
+    targets, seeds_of = cases(chain, np.random.default_rng(5), count=150)
+    found = 0
+    for label, seeds in seeds_of.items():
+        for i, target in enumerate(targets):
+            rotation, position = pose_columns(target.ravel().tolist())
+            seed = solver._rest_seed if seeds is None else tuple(seeds[i].tolist())
+            arm = arm7._construct(solver, SCALAR, rotation, position, seed, None, seeds is not None)
+            if seeds is None:
+                expected, got = float_search(solver, arm), geo.kernels.search(arm)
+            else:
+                expected = follow_one(geo, arm, lambda a: arm7._groups(geo, a, SCALAR))
+                got = geo.kernels.follow(arm)
+            assert (expected is None) == (got is None), (label, i)
+            if got is not None:
+                found += 1
+                assert np.abs(np.subtract(got, expected)).max() < 1e-7, (label, i)
+    assert found > 300  # most targets have an answer: the comparison is not empty
