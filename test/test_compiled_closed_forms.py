@@ -20,7 +20,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.resources import package_share_path
 from ik_solvers.solvers.checks import pose_columns
-from ik_solvers.solvers.geometric.arm7 import solver as arm7
+from ik_solvers.solvers.geometric.arm7 import construction
 from ik_solvers.solvers.geometric.arm7.follow import follow_one
 from ik_solvers.solvers.geometric.arm7.swivel_search import nearest_feasible_swivel_one
 from ik_solvers.solvers.geometric.branches import BranchSolver
@@ -94,12 +94,12 @@ def test_compiled_leg_batch_gives_what_single_solves_give(robot):
 def float_search(solver, arm):
     """The float swivel search: q at the feasible swivel nearest the requested one, or None."""
     geo = solver.geometry
-    psi = nearest_feasible_swivel_one(arm7._groups(geo, arm, SCALAR))
+    psi = nearest_feasible_swivel_one(construction.swivel_groups(geo, arm, SCALAR))
     if psi is None:
         return None
     c, s = np.cos(psi), np.sin(psi)
     frame = tuple(SCALAR.rotate(arm.axis, c, s, column) for column in arm.frame)
-    return arm7._joints(geo, SCALAR, arm, frame)[0]
+    return construction.joints(geo, SCALAR, arm, frame)[0]
 
 
 @pytest.mark.parametrize("robot", ROBOTS)
@@ -113,14 +113,63 @@ def test_compiled_arm_swivel_choice_gives_the_float_ones(robot):
         for i, target in enumerate(targets):
             rotation, position = pose_columns(target.ravel().tolist())
             seed = solver._rest_seed if seeds is None else tuple(seeds[i].tolist())
-            arm = arm7._construct(solver, SCALAR, rotation, position, seed, None, seeds is not None)
+            arm = construction.construct(solver, SCALAR, rotation, position, seed, None, seeds is not None)
             if seeds is None:
-                expected, got = float_search(solver, arm), geo.kernels.search(arm)
+                expected, got = float_search(solver, arm), solver._kernels.search(arm)
             else:
-                expected = follow_one(geo, arm, lambda a: arm7._groups(geo, a, SCALAR))
-                got = geo.kernels.follow(arm)
+                expected = follow_one(geo, arm, lambda a: construction.swivel_groups(geo, a, SCALAR))
+                got = solver._kernels.follow(arm)
             assert (expected is None) == (got is None), (label, i)
             if got is not None:
                 found += 1
                 assert np.abs(np.subtract(got, expected)).max() < 1e-7, (label, i)
     assert found > 300  # most targets have an answer: the comparison is not empty
+
+
+def test_compiled_constants_are_the_float_forms_ones():
+    """The kernels keep their own copies of the float forms' constants (numba's cache is keyed on
+    the kernel's own file): a change on one side only fails here."""
+    from ik_solvers.solvers.geometric import base, leg, two_link
+    from ik_solvers.solvers.geometric.arm7 import axis_triple, construction, elbow_direction, follow
+    from ik_solvers.solvers.geometric.kernels import arm7 as arm_kernel
+    from ik_solvers.solvers.geometric.kernels import arm7_solve
+    from ik_solvers.solvers.geometric.kernels import axis_triple as triple_kernel
+    from ik_solvers.solvers.geometric.kernels import leg as leg_kernel
+
+    pairs = [
+        (leg_kernel.BRANCHES, leg.BRANCHES),
+        ((leg_kernel.FAR, leg_kernel.CLOSE, leg_kernel.LATERAL), (leg.FAR, leg.CLOSE, leg.LATERAL)),
+        ((leg_kernel.HIP_BORDER, leg_kernel.KNEE_BORDER), (leg.HIP_BORDER, leg.KNEE_BORDER)),
+        ((leg_kernel.REACH_SLACK, leg_kernel.STRETCHED), (leg.REACH_SLACK, two_link.STRETCHED)),
+        (
+            (leg_kernel.NOT_MET, leg_kernel.LIMIT, leg_kernel.LIMIT_SLACK),
+            (base.NOT_MET, base.LIMIT, base.LIMIT_SLACK),
+        ),
+        ((arm7_solve.NOT_MET, arm7_solve.TINY), (base.NOT_MET, elbow_direction.TINY)),
+        ((arm7_solve.REACH_SLACK, arm7_solve.STRETCH), (construction.REACH_SLACK, construction.STRETCH)),
+        (
+            (arm7_solve.FAR, arm7_solve.CLOSE, arm7_solve.ELBOW_LIMITS, arm7_solve.NO_SWIVEL),
+            (construction.FAR, construction.CLOSE, construction.ELBOW_LIMITS, construction.NO_SWIVEL),
+        ),
+        (
+            (arm_kernel.FOLLOW_STEP, arm_kernel.REFINE_STEPS, arm_kernel.MARGIN, arm_kernel.MARGIN_WEIGHT),
+            (follow.FOLLOW_STEP, follow.REFINE_STEPS, follow.MARGIN, follow.MARGIN_WEIGHT),
+        ),
+        ((arm_kernel.DERIVATIVE_STEP, arm_kernel.SAMPLES), (follow.DERIVATIVE_STEP, follow.SAMPLES)),
+        (
+            (
+                triple_kernel.ALIGNED,
+                triple_kernel.LIMIT_TOLERANCE,
+                triple_kernel.NEAR_SEED,
+                triple_kernel.ENTRIES,
+            ),
+            (
+                axis_triple.ALIGNED,
+                axis_triple.LIMIT_TOLERANCE,
+                axis_triple.NEAR_SEED,
+                axis_triple.ENTRY_COUNT,
+            ),
+        ),
+    ]
+    for kernel_values, float_values in pairs:
+        assert kernel_values == float_values

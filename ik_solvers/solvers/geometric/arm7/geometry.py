@@ -24,7 +24,6 @@ import numpy as np
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.errors import StructureMismatch, UnsupportedChainError
 from ik_solvers.solvers.geometric.arm7.axis_triple import AxisTriple
-from ik_solvers.solvers.geometric.arm7.kernel import SwivelKernels
 from ik_solvers.solvers.geometric.rotations import JointAxis, matmul
 from ik_solvers.solvers.geometric.structure import AxisLines, arm7_structure, meeting_point
 from ik_solvers.solvers.geometric.vectors import Ops, add
@@ -97,7 +96,6 @@ class ArmGeometry:
         self.elbow_range = (math.hypot(cos_part, sin_part), math.atan2(sin_part, cos_part))
         self.axes = tuple(JointAxis(axis) for axis in axes)
         self.elbow_direction = self._natural_elbow_direction()
-        self.kernels = SwivelKernels(self)  # the compiled swivel choice (seed following, search)
 
     def shoulder_to_wrist(self, c4, s4) -> tuple:
         """v = e + R4 f, the shoulder-to-wrist vector with Rs = I [m], for cos q4, sin q4 (floats or columns)."""

@@ -21,7 +21,8 @@ def prepare_kernels() -> None:
 
 
 def _compile_kernels() -> None:
-    """Every signature the solvers call, on placeholder constants (the types are all that count)."""
+    """Every signature the solvers call (the types are all that count): the leg's on placeholder
+    constants, the arm's through a solver of the packaged robot's arm."""
     from ik_solvers.solvers.geometric.kernels import leg
 
     k, work, q = np.ones(leg.SIZE), np.empty((3, leg.N)), np.zeros(leg.N)
@@ -30,6 +31,28 @@ def _compile_kernels() -> None:
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
     leg.solve_columns(k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), work)
+    _compile_arm()
+
+
+def _compile_arm() -> None:
+    from ik_solvers.model import RobotModel
+    from ik_solvers.resources import package_share_path
+    from ik_solvers.solvers.geometric.arm7.geometry import ArmGeometry
+    from ik_solvers.solvers.geometric.arm7.kernel import NO_POLE, NO_SEED, ArmKernels
+    from ik_solvers.solvers.geometric.kernels import arm7_solve
+
+    model = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+    geometry = ArmGeometry(model.chain("base_link", "l_wrist"))
+    kernels = ArmKernels(geometry, geometry.elbow_direction, 0.0, 0.5, 1e-9, np.zeros(7))
+    (shoulder, wrist, geo), arm = kernels.constants, kernels.work[0]
+    entries, q = np.eye(4).ravel(), np.zeros(7)
+    arm7_solve.solve_entries(shoulder, wrist, geo, entries, NO_SEED, False, NO_POLE, False, q, kernels.work)
+    arm7_solve.flipped(geo, entries, NO_SEED, False, NO_POLE, False, arm)
+    arm7_solve.finish(geo, entries, q, 0)
+    kernels.search(arm)
+    out = (np.empty((1, 7)), np.empty(1, np.int64), np.empty(1), np.empty(1), np.empty(1, bool))
+    columns, seeds, poles = entries.reshape(16, 1), NO_SEED[:, None], NO_POLE[:, None]
+    arm7_solve.solve_columns(shoulder, wrist, geo, columns, seeds, False, poles, False, *out, kernels.work)
 
 
 KERNELS = cache.KernelSet(

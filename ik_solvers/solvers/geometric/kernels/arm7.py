@@ -24,7 +24,15 @@ FOLLOW_STEP, REFINE_STEPS = 0.05, 6  # follow.FOLLOW_STEP [rad], follow.REFINE_S
 MARGIN, MARGIN_WEIGHT, DERIVATIVE_STEP = 0.1, 0.5, 1e-6  # follow.MARGIN [rad], MARGIN_WEIGHT, [rad]
 SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
 SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
-ELBOW_AXIS, LOWER, UPPER, GEO_SIZE = 0, 3, 10, 17
+# where ``geo`` holds each constant of the arm (ArmGeometry's names; then the solver's options)
+GEO_LAYOUT = (("elbow_axis", 3), ("lower", 7), ("upper", 7), ("shoulder_centre", 3), ("upper_arm", 3))
+GEO_LAYOUT += (("forearm_along", 3), ("forearm_across", 3), ("forearm_turned", 3), ("tool", 3))
+GEO_LAYOUT += (("tip_rows", 9), ("tip_columns", 9), ("tip_identity", 1), ("c0", 1), ("amplitude", 1))
+GEO_LAYOUT += (("phase", 1), ("axes", 21), ("elbow_direction", 3), ("swivel", 1), ("rest", 7))
+GEO_LAYOUT += (("jump_limit", 1), ("tolerance", 1))
+GEO = {name: sum(size for _, size in GEO_LAYOUT[:i]) for i, (name, _) in enumerate(GEO_LAYOUT)}
+GEO_SIZE = sum(size for _, size in GEO_LAYOUT)
+ELBOW_AXIS, LOWER, UPPER = GEO["elbow_axis"], GEO["lower"], GEO["upper"]
 AXIS, FRAME, ELBOW, GOAL, SEED, Q4, ARM_SIZE = 0, 3, 12, 14, 23, 30, 31  # where ``arm`` holds what
 ROOTS = 2 + 2 * 12  # ±π and two roots per limit equation of both triples
 
@@ -120,11 +128,12 @@ def _at(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q):
 @borrowing
 def joints(shoulder, wrist, geo, arm, frame, q):
     """The solver's step 3 (``_joints``): q (7,) at the shoulder rotation ``frame``, each triple on
-    its branch within limits nearest the seed."""
+    its branch within limits nearest the seed; returns how far both are outside their limits [rad]."""
     seed_s, seed_w = _seeds(arm)
-    s_angles, _ = triple.nearest(shoulder, triple.entries(shoulder, frame), seed_s)
-    w_angles, _ = triple.nearest(wrist, triple.entries(wrist, _wrist_rotation(geo, arm, frame)), seed_w)
+    s_angles, s_out = triple.nearest(shoulder, triple.entries(shoulder, frame), seed_s)
+    w_angles, w_out = triple.nearest(wrist, triple.entries(wrist, _wrist_rotation(geo, arm, frame)), seed_w)
     _store(q, s_angles, arm[Q4], w_angles)
+    return s_out + w_out
 
 
 @borrowing
