@@ -129,7 +129,7 @@ class LegSolver(BranchSolver):
         super().__init__(chain, "biped leg", self._reach_messages(), tolerance, BRANCHES, NEAR_SEED)
         prepare_kernels()
         self._constants = self._kernel_constants()
-        self._work = np.empty((3, 6))
+        self._work = np.empty((7, 6))
 
     def _kernel_constants(self) -> np.ndarray:
         """The leg's constants as the compiled solve reads them (:data:`kernels.leg.OFFSETS`)."""

@@ -218,14 +218,21 @@ def _limit(k, q, references, reason):
 
 
 @borrowing
-def _branch(k, rotation, translation, references, hip, knee, q):
-    """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad])."""
-    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, q))
+def _checked(k, rotation, translation, q, reason):
+    """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
+    the tolerance; position error [m], orientation error [rad])."""
     fk_rotation, fk_translation = forward(k, q)
     position_error, orientation_error = pose_errors(fk_rotation, fk_translation, rotation, translation)
     if reason == 0 and (position_error > k[TOLERANCE] or orientation_error > k[TOLERANCE]):
         reason = NOT_MET
     return reason, position_error, orientation_error
+
+
+@borrowing
+def _branch(k, rotation, translation, references, hip, knee, q):
+    """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad])."""
+    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, q))
+    return _checked(k, rotation, translation, q, reason)
 
 
 @borrowing
@@ -246,41 +253,74 @@ def _distance(q, seed):
 def solve(k, rotation, translation, seed, seeded, q, work):
     """One sole pose: the branch search of BranchSolver._solve_scalar into q (N,).
 
+    Seeded, the answer is the successful branch nearest the seed (ties: the seed's own branch, then
+    BRANCHES order), so the other branches' FK checks run nearest first and stop at the first pass.
+
     Args:
         k: the leg's constants (:data:`OFFSETS`). rotation, translation: the target (columns, [m]).
-        seed: (N,) [rad], read when ``seeded``. work: (3, N) scratch.
+        seed: (N,) [rad], read when ``seeded``. work: (7, N) scratch.
     Returns:
         (reason, position error [m], orientation error [rad], continuous).
     """
-    references, best, other = work[0], work[1], work[2]
+    references, best = work[0], work[1]
     for i in range(N):
         references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
-    first_hip, first_knee, border = BRANCHES[0][0], BRANCHES[0][1], False
-    if seeded:
-        hip, knee = seed_sides(k, seed)
-        first_hip = k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN]
-        first_knee = k[NATURAL] if knee >= 0.0 else -k[NATURAL]
-        border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
-    reason, position_error, orientation_error = _branch(
-        k, rotation, translation, references, first_hip, first_knee, best
-    )
-    best_distance = _distance(best, seed) if seeded else math.inf
-    closest = best_distance
-    if not (reason == 0 and (not seeded or (best_distance < k[NEAR_SEED] and not border))):
+    if not seeded:
+        return _first_success(k, rotation, translation, references, q, work[2])
+    hip, knee = seed_sides(k, seed)
+    first_hip = k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN]
+    first_knee = k[NATURAL] if knee >= 0.0 else -k[NATURAL]
+    border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
+    found = _branch(k, rotation, translation, references, first_hip, first_knee, best)
+    best_distance = closest = _distance(best, seed)
+    if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
+        distances, reasons, count = work[5], work[6], 0
         for hip_branch, knee_branch in BRANCHES:
             if hip_branch == first_hip and knee_branch == first_knee:
                 continue
-            found = _branch(k, rotation, translation, references, hip_branch, knee_branch, other)
-            distance = _distance(other, seed) if seeded else math.inf
-            closest = min(closest, distance)
-            if found[0] == 0 and (reason != 0 or not seeded or distance < best_distance):
-                reason, position_error, orientation_error = found
-                best_distance = distance
-                _copy(other, best)
-                if not seeded:
-                    break
+            row = work[2 + count]
+            raw = closed_form(k, rotation, translation, hip_branch, knee_branch, row)
+            reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
+            closest = min(closest, distances[count])
+            count += 1
+        while True:  # the nearest successful other branch (strictly nearer than a successful first)
+            pick = _nearest(reasons, distances, count, found[0] == 0, best_distance)
+            if pick < 0:
+                break
+            checked = _checked(k, rotation, translation, work[2 + pick], 0)
+            if checked[0] == 0:
+                found, best_distance = checked, distances[pick]
+                _copy(work[2 + pick], best)
+                break
+            reasons[pick] = checked[0]
     _copy(best, q)
-    return reason, position_error, orientation_error, not seeded or best_distance <= closest
+    return found[0], found[1], found[2], best_distance <= closest
+
+
+@borrowing
+def _nearest(reasons, distances, count, first_solved, best_distance):
+    """Index of the nearest branch whose limits and reach passed (strictly nearer than
+    ``best_distance`` when the first branch solved; ties: the lower index), or -1."""
+    pick = -1
+    for i in range(count):
+        wanted = reasons[i] == 0 and (not first_solved or distances[i] < best_distance)
+        if wanted and (pick < 0 or distances[i] < distances[pick]):
+            pick = i
+    return pick
+
+
+@borrowing
+def _first_success(k, rotation, translation, references, q, other):
+    """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
+    q; ``other`` (N,) is scratch."""
+    found = _branch(k, rotation, translation, references, BRANCHES[0][0], BRANCHES[0][1], q)
+    if found[0] != 0:
+        for hip_branch, knee_branch in BRANCHES[1:]:
+            checked = _branch(k, rotation, translation, references, hip_branch, knee_branch, other)
+            if checked[0] == 0:
+                _copy(other, q)
+                return checked[0], checked[1], checked[2], True
+    return found[0], found[1], found[2], True
 
 
 @borrowing
