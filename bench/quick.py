@@ -70,15 +70,16 @@ def bench_chain(model, tip: str, count: int, rng: np.random.Generator) -> None:
         "dls": ik.make_solver("jacobian", chain, method="dls", timeout=0.01),
     }
     for name, solver in solvers.items():
-        medians = {}
-        for label, seed in seeds.items():
-            if name == "dls" and label == "none":
-                continue
-            times, rate = times_us(solver, targets, seed)
-            medians[label] = median = float(np.median(times))
-            limit = LIMITS.get((tip, name, label))
+        rows = {
+            label: times_us(solver, targets, seed)
+            for label, seed in seeds.items()
+            if not (name == "dls" and label == "none")
+        }
+        unseeded = float(np.median(rows["none"][0])) if "none" in rows else None
+        for label, (times, rate) in rows.items():
+            median, limit = float(np.median(times)), LIMITS.get((tip, name, label))
             flags = "SLOW" if limit and median > limit else ""
-            if label != "none" and "none" in medians and median > 1.2 * medians["none"]:
+            if label != "none" and unseeded and median > 1.2 * unseeded:
                 flags += " seeded>1.2x"
             print(
                 f"{tip:8} {name:10} {label:7} {median:8.1f} {np.percentile(times, 90):8.1f} "
