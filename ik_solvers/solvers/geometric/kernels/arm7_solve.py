@@ -19,10 +19,10 @@ from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
+    checked,
     cross,
     dot,
     matvec,
-    pose_errors,
     rotate,
     scale,
     sub,
@@ -30,7 +30,6 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 )
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4  # arm7.solver's reason codes
-NOT_MET = 91  # geometric.base.NOT_MET
 SEARCH = 1000  # solve's answer "the swivel search is wanted" (+ the construction's reason)
 REACH_SLACK, STRETCH, TINY = 1e-12, 0.1, 1e-12  # solver.REACH_SLACK [m²], STRETCH [rad], TINY [m]
 SHOULDER_CENTRE, UPPER_ARM, TOOL, AXES = GEO["shoulder_centre"], GEO["upper_arm"], GEO["tool"], GEO["axes"]
@@ -197,10 +196,7 @@ def _finish(geo, q, reason, rotation, position):
     for i in range(7):
         q[i] = min(max(q[i], geo[LOWER + i]), geo[UPPER + i])
     fk_rotation, fk_position = forward(geo, q)
-    position_error, orientation_error = pose_errors(fk_rotation, fk_position, rotation, position)
-    if reason == 0 and (position_error > geo[TOLERANCE] or orientation_error > geo[TOLERANCE]):
-        reason = NOT_MET
-    return reason, position_error, orientation_error
+    return checked(fk_rotation, fk_position, rotation, position, geo[TOLERANCE], reason)
 
 
 @borrowing

@@ -17,11 +17,11 @@ import numpy as np
 from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
+    checked,
     combine,
     cross,
     dot,
     matvec,
-    pose_errors,
     rotate,
     scale,
     sub,
@@ -33,7 +33,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 
 N = 6
 FAR, CLOSE, LATERAL = 1, 2, 3
-NOT_MET, LIMIT = 91, 100  # the reason codes of ik_solvers.solvers.geometric.base
+LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
 STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
@@ -222,10 +222,7 @@ def _checked(k, rotation, translation, q, reason):
     """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
     the tolerance; position error [m], orientation error [rad])."""
     fk_rotation, fk_translation = forward(k, q)
-    position_error, orientation_error = pose_errors(fk_rotation, fk_translation, rotation, translation)
-    if reason == 0 and (position_error > k[TOLERANCE] or orientation_error > k[TOLERANCE]):
-        reason = NOT_MET
-    return reason, position_error, orientation_error
+    return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
 
 
 @borrowing

@@ -13,6 +13,7 @@ import math
 from ik_solvers.compiled.jit import borrowing
 
 TWO_PI = 2.0 * math.pi
+NOT_MET = 91  # geometric.base.NOT_MET: the closed form missed the target by more than the tolerance
 
 
 @borrowing
@@ -109,3 +110,14 @@ def pose_errors(rotation, translation, target_rotation, target_translation):
     vz = t10 * r00 + t11 * r01 + t12 * r02 - (t00 * r10 + t01 * r11 + t02 * r12)
     angle = math.atan2(0.5 * math.sqrt(vx * vx + vy * vy + vz * vz), 0.5 * (trace - 1.0))
     return math.sqrt(dx * dx + dy * dy + dz * dz), angle
+
+
+@borrowing
+def checked(fk_rotation, fk_translation, rotation, translation, tolerance, reason):
+    """The FK check of an answer whose pose is (fk_rotation, fk_translation): (reason, NOT_MET
+    where a reason of 0 misses the target by more than ``tolerance`` [m], [rad]; position error
+    [m], orientation error [rad])."""
+    position_error, orientation_error = pose_errors(fk_rotation, fk_translation, rotation, translation)
+    if reason == 0 and (position_error > tolerance or orientation_error > tolerance):
+        reason = NOT_MET
+    return reason, position_error, orientation_error
