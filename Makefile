@@ -61,14 +61,16 @@ $(STAMPS)/package: $(STAMPS)/interfaces setup.py setup.cfg package.xml
 	$(PIP) install --no-deps --no-build-isolation --use-pep517 -e "$(ROOT)"
 	touch "$@"
 
-# The Jacobian solver's numba kernels, compiled once into their __pycache__ (about 40 s here), so
-# that the demo, the tests and every node start load them in about 0.5 s instead.
+# The numba kernels (the Jacobian solver's, the centre of mass's, the closed forms'), compiled once
+# into their __pycache__ (about a minute here), so that the demo, the tests and every node start
+# load them in about 0.5 s instead.
 $(STAMPS)/kernels: $(STAMPS)/package $(wildcard $(ROOT)/ik_solvers/solvers/numeric/*.py) \
-		$(wildcard $(ROOT)/ik_solvers/solvers/numeric/kernels/*.py) $(ROOT)/ik_solvers/whole_body/com_kernel.py
-	@# kernel_cache rebuilds a kernel set's whole cache (the Jacobian solver's, the centre of
-	@# mass's) when one of its sources changed (numba keys each cached function on its own file
-	@# only) or a compile was interrupted, and says so
-	$(PY) -m ik_solvers.solvers.numeric.kernel_cache
+		$(wildcard $(ROOT)/ik_solvers/solvers/numeric/kernels/*.py) $(ROOT)/ik_solvers/whole_body/com_kernel.py \
+		$(wildcard $(ROOT)/ik_solvers/solvers/geometric/kernels/*.py) $(wildcard $(ROOT)/ik_solvers/compiled/*.py)
+	@# ik_solvers.compiled.cache rebuilds a kernel set's whole cache when one of its sources
+	@# changed (numba keys each cached function on its own file only) or a compile was
+	@# interrupted, and says so
+	$(PY) -m ik_solvers.compiled
 	touch "$@"
 
 demo: setup

@@ -44,7 +44,7 @@ def compile_kernels(install_lib: str) -> None:
     """Prepare the kernels of the package installed in ``install_lib`` (a site-packages folder)."""
     paths = [install_lib, os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
-    command = [sys.executable, "-m", "ik_solvers.solvers.numeric.kernel_cache"]
+    command = [sys.executable, "-m", "ik_solvers.compiled"]
     if subprocess.run(command, cwd=install_lib, env=env, check=False).returncode != 0:
         print("warning: kernels not compiled at install; the first start compiles them", file=sys.stderr)
 

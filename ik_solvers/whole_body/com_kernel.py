@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ik_solvers.solvers.numeric import kernel_cache
-from ik_solvers.solvers.numeric.jit import borrowing
+from ik_solvers.compiled import cache as kernel_cache
+from ik_solvers.compiled.jit import borrowing
 
 FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
 
@@ -122,7 +122,7 @@ def com_jacobian_batch(tree, q, frames, subtree, motion, com, jacobian):
 @functools.cache
 def prepare() -> None:
     """Compile the kernels, or load them from numba's on-disk cache, once per process; a partial or
-    stale cache is rebuilt and said so, never fatal (:mod:`ik_solvers.solvers.numeric.kernel_cache`).
+    stale cache is rebuilt and said so, never fatal (:mod:`ik_solvers.compiled.cache`).
     :class:`~ik_solvers.whole_body.center_of_mass.CenterOfMass` calls this before its first use."""
     kernel_cache.prepare(KERNELS)
 

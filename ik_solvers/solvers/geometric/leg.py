@@ -37,6 +37,8 @@ import numpy as np
 
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.geometric.branches import BranchSolver
+from ik_solvers.solvers.geometric.kernels import leg as kernel
+from ik_solvers.solvers.geometric.kernels import prepare_kernels
 from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
 from ik_solvers.solvers.geometric.two_link import TwoLink
 from ik_solvers.solvers.geometric.vectors import (
@@ -125,6 +127,84 @@ class LegSolver(BranchSolver):
         self._foot_offset, self._tip_offset = _tuple(basis @ (p[5] - p[4])), _tuple(basis @ (origin_m - p[5]))
         self._tip_rotation = tuple(_tuple(basis @ rotation_m[:, j]) for j in range(3))
         super().__init__(chain, "biped leg", self._reach_messages(), tolerance, BRANCHES, NEAR_SEED)
+        prepare_kernels()
+        self._constants = self._kernel_constants()
+        self._work = np.empty((7, 6))
+
+    def _kernel_constants(self) -> np.ndarray:
+        """The leg's constants as the compiled solve reads them (:data:`kernels.leg.OFFSETS`)."""
+        two = self.two_link
+        (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
+        values = {
+            "w1": self._w1,
+            "w2": self._w2,
+            "w3": self._w3,
+            "w6": self._w6,
+            "hip": self._hip,
+            "w6_tip": self._w6_tip,
+            "p6_tip": self._p6_tip,
+            "ankle_tip": self._ankle_tip,
+            "b1": self._b1,
+            "b2": self._b2,
+            "yaw_sine": self._yaw_sine,
+            "yaw_cosine": self._yaw_cosine,
+            "foot_offset": self._foot_offset,
+            "tip_offset": self._tip_offset,
+            "tip_x": self._tip_rotation[0],
+            "tip_y": self._tip_rotation[1],
+            "tip_z": self._tip_rotation[2],
+            "lateral": self.lateral,
+            "hip_sign": self.hip_sign,
+            "roll_sign": self.roll_sign,
+            "sin_yaw": sin_yaw,
+            "sin_across": sin_across,
+            "cos_yaw": cos_yaw,
+            "cos_across": cos_across,
+            "sign3": self._pitch_signs[0],
+            "sign4": self._pitch_signs[1],
+            "sign5": self._pitch_signs[2],
+            "upper_x": self._upper_point[0],
+            "upper_z": self._upper_point[1],
+            "link1_x": two.link1[0],
+            "link1_z": two.link1[1],
+            "link2_x": self._link2[0],
+            "link2_z": self._link2[1],
+            "ankle_height": self._ankle_height,
+            "ratio": two.ratio,
+            "length1": two.length1,
+            "length2": two.length2,
+            "kappa": two.kappa,
+            "sign_a": two.sign_a,
+            "sign_b": two.sign_b,
+            "lower_b": two.lower_b,
+            "upper_b": two.upper_b,
+            "natural": two.natural,
+            "reach_min": two.reach_min,
+            "reach_max": two.reach_max,
+            "tolerance": self.tolerance,
+            "near_seed": self.near_seed,
+            "lower": self._lower,
+            "upper": self._upper,
+            "middle": self._middle,
+            "continuous": self._continuous,
+        }
+        return kernel.constants(values)
+
+    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
+        """One checked target, compiled (:func:`kernels.leg.solve`); see BranchSolver._solve_scalar."""
+        q = np.empty(6)
+        seeded = seed is not None
+        found = kernel.solve_entries(
+            self._constants, np.array(entries), np.array(seed) if seeded else q, seeded, q, self._work
+        )
+        return (q, *found)
+
+    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
+        """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`)."""
+        seeded = seeds is not None
+        seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((6, 1))
+        q, *found = out
+        kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
 
     def _reach_messages(self) -> dict[int, str]:
         two = self.two_link

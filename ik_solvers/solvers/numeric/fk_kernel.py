@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.numeric.jit import borrowing
+from ik_solvers.compiled.jit import borrowing
 
 
 @borrowing

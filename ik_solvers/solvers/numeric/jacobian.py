@@ -18,12 +18,13 @@ L (the sum of its link offsets) [m], orientation as is [rad].
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
 from ik_solvers.chain import Chain, Joint
+from ik_solvers.compiled import cache as kernel_cache
 from ik_solvers.solvers.checks import check_seed, check_targets
-from ik_solvers.solvers.numeric import kernel_cache
 from ik_solvers.solvers.numeric.kernels import attempts
 from ik_solvers.solvers.numeric.kernels.attempts import (
     E_BEST,
@@ -64,6 +65,7 @@ class JacobianSolver:
         patience = SLOW_PATIENCE if opts.method in SLOW_METHODS else FAST_PATIENCE
         self._model = build_model(chain, opts, self.length, patience)
         self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
+        self._slots = int(self._model.ints[I_SLOTS])
         self._restarts = chain.random_configurations(
             opts.max_restarts, np.random.default_rng(opts.random_seed)
         )
@@ -86,10 +88,9 @@ class JacobianSolver:
         Raises:
             InvalidTargetError: a malformed target or seed.
         """
-        batch = self._run(
-            check_targets(target)[None], check_seed(self.chain, seed)[None], 1, seed is not None
-        )
-        return batch[0]
+        targets, seeds = check_targets(target)[None], check_seed(self.chain, seed)[None]
+        state = self._run(targets, seeds, 1)
+        return self._result(targets[0], seeds[0] if seed is not None else None, state)
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: object = None
@@ -104,23 +105,50 @@ class JacobianSolver:
         targets = check_targets(targets, batched=True)
         seeded = seeds is not None
         seeds = check_seed(self.chain, seeds, count=len(targets))
-        return self._run(targets, seeds, len(targets), seeded)
+        targets, seeds = np.ascontiguousarray(targets, dtype=float), np.ascontiguousarray(seeds, dtype=float)
+        state = self._run(targets, seeds, len(targets))
+        return self._results(targets, seeds if seeded else None, state)
 
-    def _run(self, targets: np.ndarray, seeds: np.ndarray, budget: int, seeded: bool = False) -> BatchResult:
+    def _run(self, targets: np.ndarray, seeds: np.ndarray, budget: int) -> AttemptState:
+        """The attempts of (N, 4, 4) ``targets`` from (N, n) ``seeds`` (C-contiguous floats) until
+        each is finished or the budget (``budget`` × timeout) runs out: the final state."""
         timeout = self.options.timeout
         deadline = None if timeout is None else time.perf_counter() + timeout * budget
-        targets = np.ascontiguousarray(targets, dtype=float)
-        seeds = np.ascontiguousarray(seeds, dtype=float)
-        state = attempts.new_state(seeds, int(self._model.ints[I_SLOTS]))
-        which = np.arange(len(targets))
-        while which.size:
+        state = attempts.new_state(seeds, self._slots)
+        which, finished = np.arange(len(targets)), state.target_counts[:, T_FINISHED]
+        while True:
             attempts.run_rounds(
                 self._kernel_model, targets, seeds, self._restarts, tuple(state), which, ROUNDS_PER_CALL
             )
-            which = which[state.target_counts[which, T_FINISHED] == 0]
+            if len(which) == 1:  # one target: no array work to find what is left
+                if finished[which[0]]:
+                    return state
+            else:
+                which = which[finished[which] == 0]
+                if not which.size:
+                    return state
             if deadline is not None and time.perf_counter() > deadline:
-                break
-        return self._results(targets, seeds if seeded else None, state)
+                return state
+
+    def _result(self, target: np.ndarray, seed: np.ndarray | None, state: AttemptState) -> IKResult:
+        """:meth:`_results` for a state of one target (4, 4), on scalars."""
+        counts = state.target_counts[0]
+        success = counts[T_CONVERGED] == 1
+        q = state.answer_q[0]
+        if success:
+            position_error, orientation_error = state.answer_error[0].tolist()
+        else:
+            energy = state.slot_energy[0, :, E_BEST]
+            slot = int(np.argmin(energy))
+            if np.isfinite(energy[slot]):
+                q = state.best_q[0, slot]
+            position_error, orientation_error = (float(x) for x in pose_error(target, self.chain.fk(q)))
+        kept = seed is None or counts[T_FROM_SEED] == 1 or self._near_seed(q, seed)
+        iterations, restarts = int(counts[T_ROUNDS]), int(counts[T_RESTARTS])
+        message = self._message(success, iterations, restarts, position_error, orientation_error, kept)
+        return IKResult(
+            bool(success), q.copy(), position_error, orientation_error, iterations, message, bool(kept)
+        )
 
     def _advance(self, q: np.ndarray, target: np.ndarray) -> np.ndarray:
         """(n,) configuration one iteration after q (n,) towards target (4, 4); q if q converged."""
@@ -131,7 +159,6 @@ class JacobianSolver:
 
     def _results(self, targets: np.ndarray, seeds: np.ndarray | None, state: AttemptState) -> BatchResult:
         """The answers of the finished state; ``seeds`` (None: unseeded) decide ``continuous``."""
-        opts = self.options
         best_q, slot_energy, target_counts = state.best_q, state.slot_energy, state.target_counts
         q, errors = state.answer_q, state.answer_error
         success = target_counts[:, T_CONVERGED] == 1
@@ -146,19 +173,29 @@ class JacobianSolver:
             position_error[left], orientation_error[left] = pose_error(targets[left], self.chain.fk(q[left]))
         continuous = self._continuous(q, seeds, target_counts[:, T_FROM_SEED] == 1)
         messages = tuple(
-            (
-                f"converged in {iteration} iterations ({restart} restarts)"
-                if ok
-                else f"no solution within tolerance ({opts.position_tolerance:g} m, {opts.orientation_tolerance:g} rad) "
-                f"after {iteration} iterations and {restart} restarts: closest pose found is {p:.3g} m and "
-                f"{o:.3g} rad away (target out of reach, blocked by joint limits, or the budget ran out)"
-            )
-            + ("" if kept else DISCONTINUOUS)
-            for ok, iteration, restart, p, o, kept in zip(
-                success, iterations, restarts, position_error, orientation_error, continuous
-            )
+            self._message(*row)
+            for row in zip(success, iterations, restarts, position_error, orientation_error, continuous)
         )
         return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
+
+    def _message(self, ok, iterations, restarts, position_error, orientation_error, kept) -> str:
+        """The message of one answer: converged, or how far the closest pose found is [m, rad]."""
+        opts = self.options
+        if ok:
+            text = f"converged in {iterations} iterations ({restarts} restarts)"
+        else:
+            text = (
+                f"no solution within tolerance ({opts.position_tolerance:g} m, {opts.orientation_tolerance:g} rad) "
+                f"after {iterations} iterations and {restarts} restarts: closest pose found is "
+                f"{position_error:.3g} m and {orientation_error:.3g} rad away (target out of reach, blocked by "
+                "joint limits, or the budget ran out)"
+            )
+        return text if kept else text + DISCONTINUOUS
+
+    def _near_seed(self, q: np.ndarray, seed: np.ndarray) -> bool:
+        """No joint of q (n,) moved more than ``jump_limit`` from ``seed`` (continuous joints: the
+        wrapped difference)."""
+        return bool(self._continuous(q[None], seed[None], np.zeros(1, dtype=bool))[0])
 
     def _continuous(self, q: np.ndarray, seeds: np.ndarray | None, from_seed: np.ndarray) -> np.ndarray:
         """(N,) True where q continues its seed: the seed's own attempt found it, or no joint moved
@@ -184,7 +221,7 @@ def prepare_kernels() -> None:
 
     The first call after an install compiles them: about 40 s on a slow 2-core machine, said in
     the ``ik_solvers`` log; ``make setup`` and the colcon install pay that once. A partial or
-    stale cache is rebuilt, never fatal (:mod:`.kernel_cache`). ``ik_node`` calls this at
+    stale cache is rebuilt, never fatal (:mod:`ik_solvers.compiled.cache`). ``ik_node`` calls this at
     start-up, so a run-time switch to the jacobian solver never stalls a running node.
     """
     kernel_cache.prepare(KERNELS)
@@ -202,6 +239,6 @@ def _compile_kernels() -> None:
 KERNELS = kernel_cache.KernelSet(
     "the Jacobian solver's kernels",
     "about 40 s on a 2-core machine, once; later starts load them in about 0.5 s",
-    (kernel_cache.NUMERIC, kernel_cache.NUMERIC / "kernels"),
+    (Path(__file__).resolve().parent, Path(__file__).resolve().parent / "kernels"),
     _compile_kernels,
 )

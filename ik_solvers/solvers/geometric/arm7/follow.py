@@ -17,10 +17,9 @@ third joints. Along a smooth path the answer is then:
 3. when the interval is empty on the seed's branches, None: the caller falls back to any branch and
    reports the result as not continuous.
 
-:func:`follow_one` runs on floats (one target). For batches, :func:`follow_fast_columns` is step 1
-on numpy columns and :func:`follow_columns` the first candidates of step 2 (the interval's nearest
-point, the swivels matching the seed's split) in the same order; the rows these leave go to
-:func:`follow_one`.
+:func:`follow_one` runs on floats (one target): the reference of the compiled seed following
+(:mod:`ik_solvers.solvers.geometric.kernels.arm7`) that ``solve`` and ``solve_batch`` run.
+:func:`at_swivels` evaluates one construction at many swivels for whole-path planning.
 """
 
 from __future__ import annotations
@@ -30,9 +29,7 @@ import numpy as np
 from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     feasible_span_one,
-    matching_swivels,
     matching_swivels_one,
-    nearest_feasible_swivel,
 )
 from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR, Ops, tmatvec
 
@@ -53,46 +50,6 @@ def seed_branches(geo, arm, frame, ops):
         geo.wrist.entries(wrist_rotation, ops), arm.seed[4:], ops
     )
     return shoulder + (arm.q4,) + wrist, shoulder_out + wrist_out, (shoulder_upper, wrist_upper)
-
-
-def follow_fast_columns(geo, arm):
-    """Step 1 on a block of columns: (q (7 columns), rows where it holds (bool column))."""
-    q, violation, _ = seed_branches(geo, arm, arm.frame, COLUMNS)
-    return q, (violation <= LIMIT_TOLERANCE) & (_step(q, arm.seed, COLUMNS) <= FOLLOW_STEP)
-
-
-def follow_columns(geo, arm, groups: list):
-    """The first candidates of :func:`follow_one` for a block of rows (columns), in its order.
-
-    Where ψ = 0 leaves the limits, the feasible point nearest 0 on the seed's branches; then, while
-    the best so far is more than ``FOLLOW_STEP`` from the seed, the swivels where a first or third
-    joint takes its seed value (nearest 0 first). ``groups``: the swivel search's groups of ``arm``.
-    Returns q (7 columns) and the rows it settled (an answer within ``FOLLOW_STEP`` of the seed:
-    what :func:`follow_one` returns for them); the other rows need :func:`follow_one`.
-    """
-    q, violation, branches = seed_branches(geo, arm, arm.frame, COLUMNS)
-    inside = violation <= LIMIT_TOLERANCE
-    psi, found = nearest_feasible_swivel([group + (branch,) for group, branch in zip(groups, branches)])
-    moved = _at(geo, arm, branches, np.where(inside, 0.0, psi), COLUMNS)
-    q = [np.where(inside, x, y) for x, y in zip(q, moved)]
-    distance = _distance(q, arm.seed)
-    settled = (inside | found) & (_step(q, arm.seed, COLUMNS) <= FOLLOW_STEP)
-    searching = (inside | found) & ~settled
-    swivels = np.concatenate([matching_swivels(triple, forms, seed) for triple, forms, seed in groups])
-    swivels = np.take_along_axis(swivels, np.argsort(np.abs(swivels), axis=0, kind="stable"), axis=0)
-    for psi in swivels:  # NaN (no root) sorts last
-        trying = searching & ~np.isnan(psi)
-        if not trying.any():
-            break
-        frame = _turned(arm, np.where(trying, psi, 0.0), COLUMNS)
-        candidate, violation, _ = seed_branches(geo, arm, frame, COLUMNS)
-        nearer = _distance(candidate, arm.seed)
-        better = trying & (violation <= LIMIT_TOLERANCE) & (nearer < distance)
-        q = [np.where(better, x, y) for x, y in zip(candidate, q)]
-        distance = np.where(better, nearer, distance)
-        done = better & (_step(candidate, arm.seed, COLUMNS) <= FOLLOW_STEP)
-        settled, searching = settled | done, searching & ~done
-    return q, settled
 
 
 def follow_one(geo, arm, groups_of):
@@ -201,11 +158,6 @@ def _wrist_rotation(geo, arm, frame, ops):
     """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame`` (columns)."""
     forward = geo.axes[3].times(frame, *arm.elbow, ops)
     return tuple(tmatvec(forward, g, ops) for g in arm.goal)
-
-
-def _clear(geo, q) -> bool:
-    """No joint within ``MARGIN`` of a limit."""
-    return all(lo + MARGIN <= x <= hi - MARGIN for x, lo, hi in zip(q, geo.lower, geo.upper))
 
 
 def _violation(geo, q) -> float:

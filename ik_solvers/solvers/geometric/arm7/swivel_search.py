@@ -1,4 +1,4 @@
-"""The nearest swivel angle at which every joint of an S-R-S arm is within its limits, for many arms at once.
+"""The nearest swivel angle at which every joint of an S-R-S arm is within its limits, on floats.
 
 For a fixed elbow angle the arm's solutions form a circle: the shoulder rotation is Rot(t, ψ) R0 with
 t the shoulder→wrist direction and ψ the swivel (arm) angle. Each entry u·R w of the shoulder and of
@@ -7,10 +7,11 @@ the wrist rotation is then ``k_c cos ψ + k_s sin ψ + k_1`` (Rodrigues' formula
 :meth:`AxisTriple.limit_equations`), which has at most two roots; between consecutive roots of all
 limit equations, feasibility does not change. The search therefore solves the equations in closed
 form, tests one point inside every piece between roots, and returns the feasible point nearest to
-ψ = 0 (the requested swivel) — exact, and vectorised over the M arms (no loop over them).
+ψ = 0 (the requested swivel) — exact.
 
-The ``*_one`` functions are the same search for one arm on Python floats, on purpose: numpy's
-per-call overhead on one-element arrays would make a single ``solve`` several times slower.
+These float functions are the reference of the compiled search
+(:mod:`ik_solvers.solvers.geometric.kernels.axis_triple`, :mod:`~ik_solvers.solvers.geometric.kernels.arm7`)
+that ``solve`` and ``solve_batch`` run; whole-path planning uses :func:`limit_swivels_one`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ from __future__ import annotations
 import itertools
 import math
 
-import numpy as np
-
-from ik_solvers.solvers.geometric.arm7.axis_triple import ENTRY_COUNT, LIMIT_TOLERANCE, AxisTriple
-from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR
+from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE, AxisTriple
+from ik_solvers.solvers.geometric.vectors import SCALAR
 
 # triple, forms (ENTRY_COUNT × (k_c, k_s, k_1)), seed angles (3), and optionally the one branch that
 # counts (True: the first, see AxisTriple.seed_branch); without it, either branch within limits does.
@@ -41,71 +40,6 @@ def form_coefficients(y: tuple, x: tuple, axis: tuple, sign: float) -> tuple:
     direct = y[0] * x[0] + y[1] * x[1] + y[2] * x[2]
     turned = y[0] * across[0] + y[1] * across[1] + y[2] * across[2]
     return direct - along, sign * turned, along
-
-
-def _limit_roots(triple: AxisTriple, forms: np.ndarray) -> np.ndarray:
-    """(12, M) swivel angles in (-π, π] where a joint of ``triple`` meets a limit; NaN where none."""
-    equations = triple.limit_equations()
-    combined = np.einsum("ek,kjm->ejm", equations[:, :ENTRY_COUNT], forms)
-    combined[:, 2] += equations[:, ENTRY_COUNT, None]
-    return _form_roots_columns(combined[:, 0], combined[:, 1], combined[:, 2])
-
-
-def _form_roots_columns(k_c: np.ndarray, k_s: np.ndarray, k_1: np.ndarray) -> np.ndarray:
-    """:func:`_form_roots` on (E, M) arrays of equations: (2E, M) roots in (-π, π], NaN where none."""
-    amplitude = np.hypot(k_c, k_s)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = -k_1 / amplitude  # cos(ψ - γ), γ the phase of (k_c, k_s)
-    spread = np.arccos(np.where(np.abs(ratio) <= 1.0, ratio, np.nan))
-    phase = np.arctan2(k_s, k_c)
-    roots = np.concatenate([phase + spread, phase - spread])
-    return np.angle(np.exp(1j * roots))
-
-
-def _feasible(group: Group, cos_psi: np.ndarray, sin_psi: np.ndarray) -> np.ndarray:
-    """(K, M) True where some branch of the group (or the group's own branch) has all three joints
-    within limits at ψ."""
-    triple, forms, seed = group[:3]
-    entries = tuple(forms[i, 0] * cos_psi + forms[i, 1] * sin_psi + forms[i, 2] for i in range(6))
-    first, second = (triple.violation(angles, COLUMNS) for angles in triple.branches(entries, seed, COLUMNS))
-    if len(group) > 3:
-        return np.where(group[3], first, second) <= LIMIT_TOLERANCE
-    return np.minimum(first, second) <= LIMIT_TOLERANCE
-
-
-def _as_array(forms: list) -> np.ndarray:
-    """ENTRY_COUNT triples of columns (or constants) as one (ENTRY_COUNT, 3, M) array."""
-    flat = np.broadcast_arrays(*(part for triple in forms for part in triple))
-    return np.reshape(flat, (len(forms), 3, -1))
-
-
-def nearest_feasible_swivel(groups: list[Group]) -> tuple[np.ndarray, np.ndarray]:
-    """The swivel ψ [rad] nearest to 0 at which every group has a branch within limits.
-
-    Args:
-        groups: per 3-joint group (shoulder, wrist): its :class:`AxisTriple`, the coefficients
-            (k_c, k_s, k_1) of its ENTRY_COUNT entries (:meth:`AxisTriple.entry_pairs` order; columns
-            of M) as functions of ψ, and its seed angles (3 columns of M) for the alignment split.
-    Returns:
-        psi: (M,) the nearest feasible swivel, 0 where none exists. found: (M,) bool.
-    """
-    groups = [(group[0], _as_array(group[1]), *group[2:]) for group in groups]
-    count = groups[0][1].shape[-1]
-    ends = np.full((1, count), np.pi)
-    bounds = np.concatenate([_limit_roots(triple, forms) for triple, forms, *_ in groups] + [-ends, ends])
-    bounds = np.sort(np.where(np.isnan(bounds), np.pi, bounds), axis=0)
-    low, high = bounds[:-1], bounds[1:]
-    middle = 0.5 * (low + high)
-    cos_psi, sin_psi = np.cos(middle), np.sin(middle)
-    feasible = np.logical_and.reduce([_feasible(group, cos_psi, sin_psi) for group in groups])
-    contains_zero = (low <= 0.0) & (high >= 0.0)
-    nearer_end = np.where(np.abs(low) < np.abs(high), low, high)
-    point = np.where(contains_zero, 0.0, nearer_end)
-    distance = np.where(feasible, np.abs(point), np.inf)
-    best = np.argmin(distance, axis=0)
-    columns = np.arange(count)
-    found = np.isfinite(distance[best, columns])
-    return np.where(found, point[best, columns], 0.0), found
 
 
 def nearest_feasible_swivel_one(groups: list[Group]) -> float | None:
@@ -156,17 +90,6 @@ def matching_swivels_one(triple: AxisTriple, forms: list, angles: tuple) -> list
         c, s = math.cos(angle), sign * math.sin(angle)
         roots += _form_roots(*(c * forms[i][k] + s * forms[j][k] for k in range(3)))
     return roots
-
-
-def matching_swivels(triple: AxisTriple, forms: list, angles: tuple) -> np.ndarray:
-    """:func:`matching_swivels_one` for M arms (columns): (4, M) swivels in the same order, NaN
-    where an equation has no root."""
-    rows = []
-    for (i, j, sign), angle in (((1, 2, 1.0), angles[0]), ((3, 6, -1.0), angles[2])):
-        c, s = np.cos(angle), sign * np.sin(angle)
-        k_c, k_s, k_1 = (c * forms[i][k] + s * forms[j][k] for k in range(3))
-        rows.append(_form_roots_columns(*(np.atleast_2d(x) for x in np.broadcast_arrays(k_c, k_s, k_1))))
-    return np.concatenate(rows)
 
 
 def _form_roots(k_c: float, k_s: float, k_1: float) -> list[float]:

@@ -9,6 +9,6 @@
 
 Everything here works on one configuration at a time with plain loops, into preallocated
 buffers: at 6-7 joints, per-call overheads of numpy (about 1 µs per call) would dominate. The
-decorators (:func:`ik_solvers.solvers.numeric.jit.compiled`, :func:`ik_solvers.solvers.numeric.jit.borrowing`) say which kernels
+decorators (:func:`ik_solvers.compiled.jit.compiled`, :func:`ik_solvers.compiled.jit.borrowing`) say which kernels
 may allocate.
 """

@@ -23,8 +23,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ik_solvers.compiled.jit import borrowing, compiled
 from ik_solvers.solvers.numeric.fk_kernel import fk_jacobian
-from ik_solvers.solvers.numeric.jit import borrowing, compiled
 from ik_solvers.solvers.numeric.kernels.model import (
     I_MAX_ITERATIONS,
     I_PATIENCE,
@@ -65,21 +65,19 @@ class AttemptState(NamedTuple):
 
 def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
     """Initial state of targets with seeds (N, n): slot 0 of each starts from its seed."""
-    count = len(seeds)
-    slot_q = np.repeat(seeds[:, None, :], slots, axis=1)
+    count, n = seeds.shape  # np.empty and fill: np.repeat and np.full cost several µs each
+    slot_q = np.empty((count, slots, n))
+    slot_q[:] = seeds[:, None, :]
+    slot_energy = np.empty((count, slots, 2))
+    slot_energy.fill(np.inf)
     slot_counts = np.zeros((count, slots, 3), dtype=np.int64)
     slot_counts[:, 0, S_ACTIVE] = 1
     target_counts = np.zeros((count, 8), dtype=np.int64)
     target_counts[:, T_PENDING] = 1
-    slot_energy = np.full((count, slots, 2), np.inf)
+    answer_error = np.empty((count, 2))
+    answer_error.fill(np.nan)
     return AttemptState(
-        slot_q,
-        slot_q.copy(),
-        slot_energy,
-        slot_counts,
-        target_counts,
-        seeds.copy(),
-        np.full((count, 2), np.nan),
+        slot_q, slot_q.copy(), slot_energy, slot_counts, target_counts, seeds.copy(), answer_error
     )
 
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ik_solvers.chain import Chain, KinematicTerms
-from ik_solvers.solvers.numeric.jit import compiled
+from ik_solvers.compiled.jit import compiled
 from ik_solvers.solvers.numeric.options import METHODS, JacobianOptions, joint_weight_matrix
 
 # ints[I_METHOD]: the method's index in options.METHODS.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.solvers.numeric.jit import borrowing
+from ik_solvers.compiled.jit import borrowing
 
 NEAR_PI_SIN = 1e-6  # below this sin(angle) with angle > 1 rad, the axis comes from the symmetric part
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ik_solvers.solvers.numeric.jit import borrowing, compiled
+from ik_solvers.compiled.jit import borrowing, compiled
 from ik_solvers.solvers.numeric.kernels.linear import cholesky, smallest_eigenvalue, solve_factored
 from ik_solvers.solvers.numeric.kernels.model import (
     CCD,

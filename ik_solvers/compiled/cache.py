@@ -7,8 +7,9 @@ functions cached and their callers not; a file can be cut short (disk full, a ki
 update in place leaves callers' caches stale. Loading such a cache has crashed starts with numba's
 errors ("no compiled object yet for <Library 'run_rounds'>", "pickle data was truncated").
 
-Here each set of kernels (a :class:`KernelSet`: the Jacobian solver's, the centre of mass's) is
-prepared as a unit. A marker written after a complete compile records what it
+Here each set of kernels (a :class:`KernelSet`: the Jacobian solver's, the centre of mass's, the
+closed forms') is prepared as a unit; this module knows none of them (each set's module declares
+it). A marker written after a complete compile records what it
 was made from (numba, Python, CPU, and each kernel source's size and time stamp):
 
 - the marker matches: the kernels load from the cache (about 0.5 s);
@@ -20,8 +21,8 @@ was made from (numba, Python, CPU, and each kernel source's size and time stamp)
 
 Processes that start together take turns (a file lock): the second loads what the first compiled.
 Messages go to the ``ik_solvers`` logger (the ik_node forwards it to its ROS log). Run
-``python -m ik_solvers.solvers.numeric.kernel_cache`` to prepare the kernels ahead of a first
-start (``make setup`` and the colcon install do).
+``python -m ik_solvers.compiled`` to prepare every set ahead of a first start (``make setup``
+and the colcon install do).
 """
 
 from __future__ import annotations
@@ -39,8 +40,7 @@ import numba
 from llvmlite import binding
 
 LOG = logging.getLogger("ik_solvers.kernels")
-PACKAGE = Path(__file__).resolve().parents[2]  # the ik_solvers folder
-NUMERIC = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # the ik_solvers folder
 
 
 @dataclass(frozen=True)
@@ -164,20 +164,3 @@ def _remove_cache(kernels: KernelSet) -> None:
     kernels.marker.unlink(missing_ok=True)
     for path in _cache_files(kernels):
         path.unlink(missing_ok=True)
-
-
-def main() -> int:
-    """Prepare every kernel set now (``python -m ik_solvers.solvers.numeric.kernel_cache``): the
-    Jacobian solver's and the centre of mass's."""
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    from ik_solvers.solvers.numeric.jacobian import prepare_kernels
-    from ik_solvers.whole_body import com_kernel
-
-    prepare_kernels()
-    com_kernel.prepare()
-    LOG.warning("kernels ready")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The closed forms compiled (numba): :mod:`.leg` (the biped leg, single and batch) on the 3-vector
+arithmetic of :mod:`.vector3`, in the same order of operations as the Python float/column forms
+they mirror. A solver calls :func:`prepare_kernels` once on construction: the kernels load from
+numba's on-disk cache, or compile once (:mod:`ik_solvers.compiled.cache`).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from ik_solvers.compiled import cache
+
+
+@functools.cache
+def prepare_kernels() -> None:
+    """Compile the closed forms' kernels, or load them from the cache, once per process."""
+    cache.prepare(KERNELS)
+
+
+def _compile_kernels() -> None:
+    """Every signature the solvers call (the types are all that count): the leg's on placeholder
+    constants, the arm's through a solver of the packaged robot's arm."""
+    from ik_solvers.solvers.geometric.kernels import leg
+
+    k, work, q = np.ones(leg.SIZE), np.empty((7, leg.N)), np.zeros(leg.N)
+    leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
+    count = 2
+    out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
+    columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
+    leg.solve_columns(k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), work)
+    _compile_arm()
+
+
+def _compile_arm() -> None:
+    from ik_solvers.model import RobotModel
+    from ik_solvers.resources import package_share_path
+    from ik_solvers.solvers.geometric.arm7.geometry import ArmGeometry
+    from ik_solvers.solvers.geometric.arm7.kernel import NO_POLE, NO_SEED, ArmKernels
+    from ik_solvers.solvers.geometric.kernels import arm7_solve
+
+    model = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+    geometry = ArmGeometry(model.chain("base_link", "l_wrist"))
+    kernels = ArmKernels(geometry, geometry.elbow_direction, 0.0, 0.5, 1e-9, np.zeros(7))
+    (shoulder, wrist, geo), arm = kernels.constants, kernels.work[0]
+    entries, q = np.eye(4).ravel(), np.zeros(7)
+    arm7_solve.solve_entries(shoulder, wrist, geo, entries, NO_SEED, False, NO_POLE, False, q, kernels.work)
+    arm7_solve.flipped(geo, entries, NO_SEED, False, NO_POLE, False, arm)
+    arm7_solve.finish(geo, entries, q, 0)
+    kernels.search(arm)
+    out = (np.empty((1, 7)), np.empty(1, np.int64), np.empty(1), np.empty(1), np.empty(1, bool))
+    columns, seeds, poles = entries.reshape(16, 1), NO_SEED[:, None], NO_POLE[:, None]
+    arm7_solve.solve_columns(shoulder, wrist, geo, columns, seeds, False, poles, False, *out, kernels.work)
+
+
+KERNELS = cache.KernelSet(
+    "the closed forms' kernels",
+    "about 20 s on a 2-core machine, once",
+    (Path(__file__).resolve().parent,),
+    _compile_kernels,
+)

@@ -1,0 +1,394 @@
+"""The 7-DoF arm's swivel choice compiled (numba): seed following and the nearest feasible swivel.
+
+The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
+branches, the feasible interval, the swivels matching the seed's split, the samples, the
+Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
+intervals: the feasible swivel nearest the requested one), in the same order of operations. One
+construction (``arm``: the elbow and the shoulder rotation at the requested swivel, from the
+solver's step 1-2) is packed by :func:`pack`; the arm's constants are the two triples' arrays
+(:mod:`.axis_triple`) and ``geo`` (:data:`GEO_SIZE`: the elbow axis, then the seven limits).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
+from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
+
+FOLLOW_STEP, REFINE_STEPS = 0.05, 6  # follow.FOLLOW_STEP [rad], follow.REFINE_STEPS
+MARGIN, MARGIN_WEIGHT, DERIVATIVE_STEP = 0.1, 0.5, 1e-6  # follow.MARGIN [rad], MARGIN_WEIGHT, [rad]
+SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
+SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
+# where ``geo`` holds each constant of the arm (ArmGeometry's names; then the solver's options)
+GEO_LAYOUT = (("elbow_axis", 3), ("lower", 7), ("upper", 7), ("shoulder_centre", 3), ("upper_arm", 3))
+GEO_LAYOUT += (("forearm_along", 3), ("forearm_across", 3), ("forearm_turned", 3), ("tool", 3))
+GEO_LAYOUT += (("tip_rows", 9), ("tip_columns", 9), ("tip_identity", 1), ("c0", 1), ("amplitude", 1))
+GEO_LAYOUT += (("phase", 1), ("axes", 21), ("elbow_direction", 3), ("swivel", 1), ("rest", 7))
+GEO_LAYOUT += (("jump_limit", 1), ("tolerance", 1))
+GEO = {name: sum(size for _, size in GEO_LAYOUT[:i]) for i, (name, _) in enumerate(GEO_LAYOUT)}
+GEO_SIZE = sum(size for _, size in GEO_LAYOUT)
+ELBOW_AXIS, LOWER, UPPER = GEO["elbow_axis"], GEO["lower"], GEO["upper"]
+AXIS, FRAME, ELBOW, GOAL, SEED, Q4, ARM_SIZE = 0, 3, 12, 14, 23, 30, 31  # where ``arm`` holds what
+ROOTS = 2 + 2 * 12  # ±π and two roots per limit equation of both triples
+
+
+def pack(arm) -> np.ndarray:
+    """(ARM_SIZE,) one float construction (the solver's ``_Arm``) as the kernels read it."""
+    return np.array(
+        [*arm.axis, *arm.frame[0], *arm.frame[1], *arm.frame[2], *arm.elbow]
+        + [*arm.goal[0], *arm.goal[1], *arm.goal[2], *arm.seed, arm.q4]
+    )
+
+
+@borrowing
+def _columns(a, start):
+    return (
+        (a[start], a[start + 1], a[start + 2]),
+        (a[start + 3], a[start + 4], a[start + 5]),
+        (a[start + 6], a[start + 7], a[start + 8]),
+    )
+
+
+@borrowing
+def _times(axis, columns, c, s):
+    """Columns of M · Rot(axis, q) for c = cos q, s = sin q."""
+    basis = (
+        rotate(axis, c, s, (1.0, 0.0, 0.0)),
+        rotate(axis, c, s, (0.0, 1.0, 0.0)),
+        rotate(axis, c, s, (0.0, 0.0, 1.0)),
+    )
+    return (matvec(columns, basis[0]), matvec(columns, basis[1]), matvec(columns, basis[2]))
+
+
+@borrowing
+def _turned(arm, psi):
+    """The construction's shoulder rotation turned by ψ [rad] about the shoulder→wrist axis."""
+    axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
+    c, s = math.cos(psi), math.sin(psi)
+    return (rotate(axis, c, s, frame[0]), rotate(axis, c, s, frame[1]), rotate(axis, c, s, frame[2]))
+
+
+@borrowing
+def _wrist_rotation(geo, arm, frame):
+    """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame``."""
+    forward = _times(
+        (geo[ELBOW_AXIS], geo[ELBOW_AXIS + 1], geo[ELBOW_AXIS + 2]), frame, arm[ELBOW], arm[ELBOW + 1]
+    )
+    goal = _columns(arm, GOAL)
+    return (tmatvec(forward, goal[0]), tmatvec(forward, goal[1]), tmatvec(forward, goal[2]))
+
+
+@borrowing
+def _seeds(arm):
+    return (arm[SEED], arm[SEED + 1], arm[SEED + 2]), (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6])
+
+
+@borrowing
+def _store(q, shoulder, q4, wrist):
+    q[0], q[1], q[2], q[3], q[4], q[5], q[6] = (
+        shoulder[0],
+        shoulder[1],
+        shoulder[2],
+        q4,
+        wrist[0],
+        wrist[1],
+        wrist[2],
+    )
+
+
+@borrowing
+def seed_branches(shoulder, wrist, geo, arm, frame, q):
+    """q (7,) at the shoulder rotation ``frame`` on the branches nearest the seed; returns the
+    violation [rad] and the branches (shoulder, wrist: True for the first)."""
+    seed_s, seed_w = _seeds(arm)
+    s_angles, s_out, s_upper = triple.seed_branch(shoulder, triple.entries(shoulder, frame), seed_s)
+    w_entries = triple.entries(wrist, _wrist_rotation(geo, arm, frame))
+    w_angles, w_out, w_upper = triple.seed_branch(wrist, w_entries, seed_w)
+    _store(q, s_angles, arm[Q4], w_angles)
+    return s_out + w_out, s_upper, w_upper
+
+
+@borrowing
+def _at(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q):
+    """q (7,) at swivel ψ [rad] on the given branches; returns its violation [rad]."""
+    frame = _turned(arm, psi)
+    seed_s, seed_w = _seeds(arm)
+    s_angles, s_out = triple.on_branch(shoulder, triple.entries(shoulder, frame), seed_s, s_upper)
+    w_entries = triple.entries(wrist, _wrist_rotation(geo, arm, frame))
+    w_angles, w_out = triple.on_branch(wrist, w_entries, seed_w, w_upper)
+    _store(q, s_angles, arm[Q4], w_angles)
+    return s_out + w_out
+
+
+@borrowing
+def joints(shoulder, wrist, geo, arm, frame, q):
+    """The solver's step 3 (``_joints``): q (7,) at the shoulder rotation ``frame``, each triple on
+    its branch within limits nearest the seed; returns how far both are outside their limits [rad]."""
+    seed_s, seed_w = _seeds(arm)
+    s_angles, s_out = triple.nearest(shoulder, triple.entries(shoulder, frame), seed_s)
+    w_angles, w_out = triple.nearest(wrist, triple.entries(wrist, _wrist_rotation(geo, arm, frame)), seed_w)
+    _store(q, s_angles, arm[Q4], w_angles)
+    return s_out + w_out
+
+
+@borrowing
+def _form(y, x, axis, sign, forms, i):
+    """forms[i] = (k_c, k_s, k_1) of y · Rot(axis, sign ψ) x (swivel_search.form_coefficients)."""
+    along = (y[0] * axis[0] + y[1] * axis[1] + y[2] * axis[2]) * (
+        axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2]
+    )
+    across = cross(axis, x)
+    forms[i, 0] = dot(y, x) - along
+    forms[i, 1] = sign * dot(y, across)
+    forms[i, 2] = along
+
+
+@borrowing
+def groups(shoulder, wrist, geo, arm, forms):
+    """The swivel forms of both triples (the solver's ``_groups``) into ``forms`` (2, ENTRIES, 3)."""
+    axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
+    elbow_axis = (geo[ELBOW_AXIS], geo[ELBOW_AXIS + 1], geo[ELBOW_AXIS + 2])
+    forward, goal = _times(elbow_axis, frame, arm[ELBOW], arm[ELBOW + 1]), _columns(arm, GOAL)
+    for i in range(ENTRIES):
+        start = triple.PAIRS + 6 * i
+        u = (shoulder[start], shoulder[start + 1], shoulder[start + 2])
+        _form(
+            u,
+            matvec(frame, (shoulder[start + 3], shoulder[start + 4], shoulder[start + 5])),
+            axis,
+            1.0,
+            forms[0],
+            i,
+        )
+        u = (wrist[start], wrist[start + 1], wrist[start + 2])
+        w = (wrist[start + 3], wrist[start + 4], wrist[start + 5])
+        _form(matvec(forward, u), matvec(goal, w), axis, -1.0, forms[1], i)
+
+
+@borrowing
+def _sorted(values, count):
+    """values[:count] sorted in place (insertion sort: a few dozen entries)."""
+    for i in range(1, count):
+        value, j = values[i], i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
+@borrowing
+def _order(keys, count, order):
+    """order[:count] = the indices of keys[:count] by increasing key, ties in index order (stable)."""
+    for i in range(count):
+        key, j = keys[i], i - 1
+        while j >= 0 and keys[order[j]] > key:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = i
+
+
+@borrowing
+def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
+    c, s = math.cos(middle), math.sin(middle)
+    seed_s, seed_w = _seeds(arm)
+    return triple.feasible(shoulder, forms[0], seed_s, s_branch, c, s) and triple.feasible(
+        wrist, forms[1], seed_w, w_branch, c, s
+    )
+
+
+@borrowing
+def _bounds(shoulder, wrist, forms, bounds):
+    """±π and every limit root of both triples, sorted; returns their count."""
+    bounds[0], bounds[1] = -math.pi, math.pi
+    count = triple.limit_roots(wrist, forms[1], bounds, triple.limit_roots(shoulder, forms[0], bounds, 2))
+    _sorted(bounds, count)
+    return count
+
+
+@borrowing
+def nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order):
+    """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits,
+    nearest ψ = 0 (either branch of each triple). scratch: (3, ROOTS); order: (ROOTS,) ints."""
+    bounds, keys, points = scratch[0], scratch[1], scratch[2]
+    pieces = _bounds(shoulder, wrist, forms, bounds) - 1
+    for i in range(pieces):
+        low, high = bounds[i], bounds[i + 1]
+        point = 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
+        keys[i], points[i] = abs(point), point
+    _order(keys, pieces, order)
+    for i in order[:pieces]:
+        if _feasible(shoulder, wrist, forms, arm, -1, -1, 0.5 * (bounds[i] + bounds[i + 1])):
+            return True, points[i]
+    return False, 0.0
+
+
+@borrowing
+def _feasible_span(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known):
+    """swivel_search.feasible_span_one on the given branches: (found, nearest point of the
+    feasible interval nearest ψ = 0 [rad])."""
+    bounds, keys = scratch[0], scratch[1]
+    pieces = _bounds(shoulder, wrist, forms, bounds) - 1
+    for i in range(pieces):
+        low, high = bounds[i], bounds[i + 1]
+        keys[i] = min(abs(low), abs(high)) if low > 0.0 or high < 0.0 else 0.0
+        known[i] = -1
+    _order(keys, pieces, order)
+    for i in order[:pieces]:
+        if _piece_ok(shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, i):
+            first = last = i
+            while first > 0 and _piece_ok(
+                shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, first - 1
+            ):
+                first -= 1
+            while last < pieces - 1 and _piece_ok(
+                shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, last + 1
+            ):
+                last += 1
+            return True, min(max(0.0, bounds[first]), bounds[last + 1])
+    return False, 0.0
+
+
+@borrowing
+def _piece_ok(shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, i):
+    """Piece i feasible (memoised in ``known``: -1 unknown, 0, 1)."""
+    if known[i] < 0:
+        middle = 0.5 * (bounds[i] + bounds[i + 1])
+        known[i] = 1 if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle) else 0
+    return known[i] == 1
+
+
+@borrowing
+def _step(q, arm):
+    """The largest joint change [rad] from the seed."""
+    step = 0.0
+    for i in range(7):
+        step = max(step, abs(q[i] - arm[SEED + i]))
+    return step
+
+
+@borrowing
+def _distance(q, arm):
+    total = 0.0
+    for i in range(7):
+        total += (q[i] - arm[SEED + i]) * (q[i] - arm[SEED + i])
+    return total
+
+
+@borrowing
+def _copy(source, destination):
+    for i in range(destination.shape[0]):
+        destination[i] = source[i]
+
+
+@borrowing
+def _residuals(geo, q, arm, residual):
+    """follow._residuals into ``residual`` (14,): q - seed, then the weak pull off the limits;
+    returns the cost (their sum of squares)."""
+    for i in range(7):
+        residual[i] = q[i] - arm[SEED + i]
+        inside = min(q[i] - geo[LOWER + i], geo[UPPER + i] - q[i])
+        residual[7 + i] = MARGIN_WEIGHT * max(0.0, MARGIN - inside)
+    cost = 0.0
+    for r in residual:
+        cost += r * r
+    return cost
+
+
+@borrowing
+def _refine(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q, work):
+    """follow._refine: Gauss-Newton on the cost over ψ on fixed branches from (ψ, q (7,)), into q.
+    work: (5, 14) scratch."""
+    residual, ahead, moved, candidate, slope = work[0], work[1], work[2], work[3], work[4]
+    cost = _residuals(geo, q, arm, residual)
+    for _ in range(REFINE_STEPS):
+        _at(shoulder, wrist, geo, arm, s_upper, w_upper, psi + DERIVATIVE_STEP, candidate)
+        _residuals(geo, candidate, arm, ahead)
+        curvature = along = 0.0
+        for i in range(14):
+            slope[i] = (ahead[i] - residual[i]) / DERIVATIVE_STEP
+            curvature += slope[i] * slope[i]
+            along += slope[i] * residual[i]
+        if curvature <= 0.0:
+            break
+        step = -along / curvature
+        accepted = False
+        for _ in range(4):
+            violation = _at(shoulder, wrist, geo, arm, s_upper, w_upper, psi + step, candidate)
+            lower = _residuals(geo, candidate, arm, moved)
+            if lower < cost and violation <= LIMIT_TOLERANCE:
+                accepted = True
+                break
+            step *= 0.5
+        if not accepted:
+            break
+        psi, cost = psi + step, lower
+        _copy(candidate, q)
+        _copy(moved, residual)
+        if abs(step) < 1e-9:
+            break
+
+
+@borrowing
+def _best_sample(shoulder, wrist, geo, arm, psi, s_upper, w_upper, best, candidate, roots, count, order):
+    """follow._best_sample over the ``count`` roots (in ``order``), then SAMPLES: the solution on
+    the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it.
+    Returns (ψ, shoulder branch, wrist branch) of ``best`` (7,)."""
+    best_distance = _distance(best, arm)
+    for i in range(count + len(SAMPLES)):
+        swivel = roots[order[i]] if i < count else SAMPLES[i - count]
+        violation, s_up, w_up = seed_branches(shoulder, wrist, geo, arm, _turned(arm, swivel), candidate)
+        distance = _distance(candidate, arm)
+        if violation <= LIMIT_TOLERANCE and distance < best_distance:
+            psi, s_upper, w_upper, best_distance = swivel, s_up, w_up, distance
+            _copy(candidate, best)
+            if _step(best, arm) <= FOLLOW_STEP:
+                break
+    return psi, s_upper, w_upper
+
+
+@borrowing
+def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
+    """follow.follow_one into q (7,): True, or False when the seed's branches have no feasible
+    swivel. Scratch: forms (2, ENTRIES, 3), scratch (3, ROOTS), order and known (ROOTS,) ints,
+    work (5, 14)."""
+    candidate = work[3]
+    violation, s_upper, w_upper = seed_branches(shoulder, wrist, geo, arm, _columns(arm, FRAME), q)
+    if violation <= LIMIT_TOLERANCE and _step(q, arm) <= FOLLOW_STEP:
+        return True
+    groups(shoulder, wrist, geo, arm, forms)
+    psi = 0.0
+    if violation > LIMIT_TOLERANCE:
+        s_branch, w_branch = 1 if s_upper else 0, 1 if w_upper else 0
+        found, psi = _feasible_span(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known)
+        if not found:
+            return False
+        _at(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q)
+    if _step(q, arm) > FOLLOW_STEP:
+        roots, keys = scratch[0], scratch[1]
+        count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), roots, 0)
+        count = triple.matching_roots(forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), roots, count)
+        for i in range(count):
+            keys[i] = abs(roots[i])
+        _order(keys, count, order)
+        psi, s_upper, w_upper = _best_sample(
+            shoulder, wrist, geo, arm, psi, s_upper, w_upper, q, candidate, roots, count, order
+        )
+    if _step(q, arm) > FOLLOW_STEP:
+        _refine(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q, work)
+    return True
+
+
+@borrowing
+def search(shoulder, wrist, geo, arm, q, forms, scratch, order):
+    """The solver's ``_search_one`` into q (7,): the angles at the feasible swivel nearest the
+    requested one (True), or False when no swivel keeps every joint within its limits."""
+    groups(shoulder, wrist, geo, arm, forms)
+    found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order)
+    if found:
+        joints(shoulder, wrist, geo, arm, _turned(arm, psi), q)
+    return found

@@ -1,0 +1,323 @@
+"""The 7-DoF arm's whole solve compiled (numba): one target, and many in one call.
+
+The float arithmetic of :mod:`ik_solvers.solvers.geometric.arm7.solver` (steps 1-2: the elbow
+angle and the shoulder rotation at the wanted swivel, by pole, seed or default; step 3: the joint
+split; step 4: seed following or the swivel search of :mod:`.arm7`; then clipping and the FK
+check), in the same order of operations. Constants: the two triples (:mod:`.axis_triple`) and
+``geo`` (:data:`.arm7.GEO`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import arm7
+from ik_solvers.solvers.geometric.kernels.arm7 import GEO
+from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
+from ik_solvers.solvers.geometric.kernels.vector3 import (
+    add,
+    checked,
+    cross,
+    dot,
+    matvec,
+    rotate,
+    scale,
+    sub,
+    wrap,
+)
+
+FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4  # arm7.solver's reason codes
+SEARCH = 1000  # solve's answer "the swivel search is wanted" (+ the construction's reason)
+REACH_SLACK, STRETCH, TINY = 1e-12, 0.1, 1e-12  # solver.REACH_SLACK [m²], STRETCH [rad], TINY [m]
+SHOULDER_CENTRE, UPPER_ARM, TOOL, AXES = GEO["shoulder_centre"], GEO["upper_arm"], GEO["tool"], GEO["axes"]
+ALONG, ACROSS, TURNED = GEO["forearm_along"], GEO["forearm_across"], GEO["forearm_turned"]
+TIP_ROWS, TIP_COLUMNS, TIP_IDENTITY = GEO["tip_rows"], GEO["tip_columns"], GEO["tip_identity"]
+C0, AMPLITUDE, PHASE, SWIVEL, REST = GEO["c0"], GEO["amplitude"], GEO["phase"], GEO["swivel"], GEO["rest"]
+ELBOW_DIRECTION, JUMP_LIMIT, TOLERANCE = GEO["elbow_direction"], GEO["jump_limit"], GEO["tolerance"]
+LOWER, UPPER, ELBOW_AXIS = GEO["lower"], GEO["upper"], GEO["elbow_axis"]
+
+
+@borrowing
+def _v(a, start):
+    return (a[start], a[start + 1], a[start + 2])
+
+
+@borrowing
+def _normalised(v):
+    return scale(v, 1.0 / max(math.sqrt(dot(v, v)), TINY))
+
+
+@borrowing
+def _shoulder_to_wrist(geo, c4, s4):
+    """v = e + R4 f with Rs = I [m] (ArmGeometry.shoulder_to_wrist)."""
+    return (
+        geo[UPPER_ARM] + geo[ALONG] + geo[ACROSS] * c4 + geo[TURNED] * s4,
+        geo[UPPER_ARM + 1] + geo[ALONG + 1] + geo[ACROSS + 1] * c4 + geo[TURNED + 1] * s4,
+        geo[UPPER_ARM + 2] + geo[ALONG + 2] + geo[ACROSS + 2] * c4 + geo[TURNED + 2] * s4,
+    )
+
+
+@borrowing
+def _seed_turn(geo, seed, vector):
+    """The seed's shoulder rotation Rot(a1, q1) Rot(a2, q2) Rot(a3, q3) applied to ``vector``."""
+    for i in range(2, -1, -1):
+        vector = rotate(_v(geo, AXES + 3 * i), math.cos(seed[i]), math.sin(seed[i]), vector)
+    return vector
+
+
+@borrowing
+def _normal_part(vector, axis):
+    across = sub(vector, scale(axis, dot(vector, axis)))
+    return across, math.sqrt(dot(across, across))
+
+
+@borrowing
+def _toward(direction, angle, axis, offset):
+    """elbow_direction.toward: (valid, R0 k for the elbow toward ``direction`` turned by ``angle``)."""
+    across, length = _normal_part(direction, axis)
+    ek, ej = offset
+    lever = math.sqrt(ek * ek + ej * ej)
+    inverse = 1.0 / max(lever, TINY)
+    cb, sb = ek * inverse, ej * inverse
+    ca, sa = math.cos(angle), math.sin(angle)
+    c, s = ca * cb + sa * sb, sa * cb - ca * sb
+    turned = rotate(axis, c, s, scale(across, 1.0 / max(length, TINY)))
+    return length > 1e-9 and lever > 1e-9, turned
+
+
+@borrowing
+def _following(vector, axis):
+    across, length = _normal_part(vector, axis)
+    return length > 1e-6, scale(across, 1.0 / max(length, TINY))
+
+
+@borrowing
+def _outside(angle, lower, upper):
+    return max(lower - angle, 0.0) + max(angle - upper, 0.0)
+
+
+@borrowing
+def _elbow(geo, distance2, seed4, flip):
+    """solver._elbow: (q4, reason, the other root fits too, the root continues the seed's elbow)."""
+    amplitude = geo[AMPLITUDE]
+    x = distance2 - geo[C0]
+    clamped = min(max(x, -amplitude), amplitude)
+    spread = math.atan2(math.sqrt(max((amplitude - clamped) * (amplitude + clamped), 0.0)), clamped)
+    lower, upper = geo[LOWER + 3], geo[UPPER + 3]
+    middle = 0.5 * (lower + upper)
+    first, second = wrap(geo[PHASE] + spread, middle), wrap(geo[PHASE] - spread, middle)
+    out1, out2 = _outside(first, lower, upper), _outside(second, lower, upper)
+    pick = prefer_first(out1, abs(first - seed4), out2, abs(second - seed4))
+    if flip:
+        pick = not pick
+    chosen, other = (first, second) if pick else (second, first)
+    kept = abs(chosen - seed4) <= abs(other - seed4) + STRETCH
+    q4 = min(max(chosen, lower), upper)
+    reason = FAR if x > amplitude + REACH_SLACK else CLOSE if x < -amplitude - REACH_SLACK else 0
+    limited = (out1 if pick else out2) > LIMIT_TOLERANCE
+    alternative = reason == 0 and out1 <= LIMIT_TOLERANCE and out2 <= LIMIT_TOLERANCE
+    if reason == 0 and limited:
+        reason = ELBOW_LIMITS
+    return q4, reason, alternative, kept
+
+
+@borrowing
+def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
+    """solver._construct into ``arm`` (:func:`.arm7.pack`'s layout): returns (reason, the other
+    elbow root fits too, the root continues the seed's elbow)."""
+    wrist = sub(position, matvec(rotation, _v(geo, TOOL)))
+    to_wrist = sub(wrist, _v(geo, SHOULDER_CENTRE))
+    q4, reason, alternative, kept = _elbow(geo, dot(to_wrist, to_wrist), seed[3], flip)
+    c4, s4 = math.cos(q4), math.sin(q4)
+    v = _normalised(_shoulder_to_wrist(geo, c4, s4))
+    k = _normalised(cross(_v(geo, ELBOW_AXIS), v))
+    j = cross(v, k)
+    length = math.sqrt(dot(to_wrist, to_wrist))
+    axis = scale(to_wrist, 1.0 / max(length, TINY))
+    if length <= TINY:  # the target at the shoulder centre: keep the seed's arm direction
+        axis = _seed_turn(geo, seed, v)
+    offset = (dot(_v(geo, UPPER_ARM), k), dot(_v(geo, UPPER_ARM), j))
+    valid, r = False, (0.0, 0.0, 0.0)
+    if has_pole:
+        valid, r = _toward(sub(pole, _v(geo, SHOULDER_CENTRE)), 0.0, axis, offset)
+    for candidate in range(2):
+        if not valid:
+            if (candidate == 0) == seeded:
+                valid, r = _following(_seed_turn(geo, seed, k), axis)
+            else:
+                valid, r = _toward(_v(geo, ELBOW_DIRECTION), geo[SWIVEL], axis, offset)
+    if not valid:
+        near_x = abs(axis[0]) > 0.6
+        valid, r = _following((0.0 if near_x else 1.0, 1.0 if near_x else 0.0, 0.0), axis)
+    tr = cross(axis, r)
+    for c in range(3):
+        for i in range(3):
+            arm[arm7.FRAME + 3 * c + i] = axis[i] * v[c] + r[i] * k[c] + tr[i] * j[c]
+    for c in range(3):
+        goal = rotation[c] if geo[TIP_IDENTITY] != 0.0 else matvec(rotation, _v(geo, TIP_ROWS + 3 * c))
+        arm[arm7.GOAL + 3 * c], arm[arm7.GOAL + 3 * c + 1], arm[arm7.GOAL + 3 * c + 2] = goal
+    arm[arm7.AXIS], arm[arm7.AXIS + 1], arm[arm7.AXIS + 2] = axis
+    arm[arm7.ELBOW], arm[arm7.ELBOW + 1], arm[arm7.Q4] = c4, s4, q4
+    for i in range(7):
+        arm[arm7.SEED + i] = seed[i]
+    return reason, alternative, kept
+
+
+@borrowing
+def forward(geo, q):
+    """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,)."""
+    rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    reach = (0.0, 0.0, 0.0)
+    for i in range(7):
+        if i == 0:
+            c, s = math.cos(q[0]), math.sin(q[0])
+            axis = _v(geo, AXES)
+            rotation = (
+                rotate(axis, c, s, rotation[0]),
+                rotate(axis, c, s, rotation[1]),
+                rotate(axis, c, s, rotation[2]),
+            )
+        else:
+            rotation = arm7._times(_v(geo, AXES + 3 * i), rotation, math.cos(q[i]), math.sin(q[i]))
+        if i == 2:
+            reach = matvec(rotation, _shoulder_to_wrist(geo, math.cos(q[3]), math.sin(q[3])))
+    if geo[TIP_IDENTITY] == 0.0:
+        tip = (_v(geo, TIP_COLUMNS), _v(geo, TIP_COLUMNS + 3), _v(geo, TIP_COLUMNS + 6))
+        rotation = (matvec(rotation, tip[0]), matvec(rotation, tip[1]), matvec(rotation, tip[2]))
+    return rotation, add(add(_v(geo, SHOULDER_CENTRE), reach), matvec(rotation, _v(geo, TOOL)))
+
+
+@borrowing
+def _finish(geo, q, reason, rotation, position):
+    """Clip q (7,) into the limits, compare its FK with the target: (reason, errors)."""
+    for i in range(7):
+        q[i] = min(max(q[i], geo[LOWER + i]), geo[UPPER + i])
+    fk_rotation, fk_position = forward(geo, q)
+    return checked(fk_rotation, fk_position, rotation, position, geo[TOLERANCE], reason)
+
+
+@borrowing
+def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work, search_here):
+    """solver.Arm7Solver._solve_one into q (7,): (reason, position error [m], orientation error
+    [rad], continuous). ``seed`` (7,) read when ``seeded``; ``pole`` (3,) when ``has_pole``.
+    work: the scratch of :func:`workspace`; its first entry holds the construction afterwards.
+
+    Where the swivel search is wanted and not ``search_here``, returns (SEARCH + reason, 1.0 where
+    the other elbow bend fits too else 0.0, 0.0, continuous) with q at the requested swivel: the
+    caller searches (:func:`.arm7.search`, :func:`construct` with ``flip``) and calls :func:`finish`.
+    """
+    arm, forms, scratch, order, known, steps = work
+    if not seeded:
+        seed = geo[REST : REST + 7]
+    target_pole = (pole[0], pole[1], pole[2])
+    reason, alternative, kept = construct(
+        geo, rotation, position, seed, seeded, target_pole, has_pole, False, arm
+    )
+    following = seeded and not has_pole and reason != ELBOW_LIMITS
+    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, steps):
+        near = True
+        for i in range(7):
+            near = near and abs(q[i] - seed[i]) <= geo[JUMP_LIMIT]
+        reason, position_error, orientation_error = _finish(geo, q, reason, rotation, position)
+        return reason, position_error, orientation_error, kept and near
+    violation = arm7.joints(shoulder, wrist, geo, arm, arm7._columns(arm, arm7.FRAME), q)
+    if reason != ELBOW_LIMITS and violation > LIMIT_TOLERANCE and not search_here:
+        return SEARCH + reason, 1.0 if alternative else 0.0, 0.0, not seeded or (kept and has_pole)
+    if reason != ELBOW_LIMITS and violation > LIMIT_TOLERANCE:
+        candidate = steps[3]
+        moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch, order)
+        if not moved and alternative:  # the other elbow bend fits its limits too
+            construct(geo, rotation, position, seed, seeded, target_pole, has_pole, True, arm)
+            moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch, order)
+        if moved:
+            for i in range(7):
+                q[i] = candidate[i]
+        elif reason == 0:
+            reason = NO_SWIVEL
+    continuous = not seeded or (kept and (has_pole or reason == ELBOW_LIMITS))
+    reason, position_error, orientation_error = _finish(geo, q, reason, rotation, position)
+    return reason, position_error, orientation_error, continuous
+
+
+@borrowing
+def _pose(e):
+    """Rotation columns and translation of 16 row-major entries."""
+    return ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10])), (e[3], e[7], e[11])
+
+
+@borrowing
+def solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q, work):
+    """:func:`solve` for a target given as 16 row-major entries ``e``, the search left to the caller."""
+    rotation, position = _pose(e)
+    return solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work, False)
+
+
+@borrowing
+def flipped(geo, e, seed, seeded, pole, has_pole, arm):
+    """The construction of the other elbow bend into ``arm`` (for the caller's search)."""
+    if not seeded:
+        seed = geo[REST : REST + 7]
+    rotation, position = _pose(e)
+    construct(geo, rotation, position, seed, seeded, (pole[0], pole[1], pole[2]), has_pole, True, arm)
+
+
+@borrowing
+def finish(geo, e, q, reason):
+    """Clip q (7,) into the limits and compare its FK with the target ``e`` (16 entries):
+    (reason, position error [m], orientation error [rad])."""
+    rotation, position = _pose(e)
+    return _finish(geo, q, reason, rotation, position)
+
+
+@borrowing
+def solve_columns(
+    shoulder,
+    wrist,
+    geo,
+    columns,
+    seeds,
+    seeded,
+    poles,
+    has_pole,
+    q,
+    reason,
+    position_error,
+    orientation_error,
+    continuous,
+    work,
+):
+    """:func:`solve` for each target of ``columns`` (16, M); seeds (7, M) and poles (3, M) read
+    when given. Into q (M, 7) and the (M,) result columns."""
+    for m in range(columns.shape[1]):
+        e = columns[:, m]
+        rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
+        found = solve(
+            shoulder,
+            wrist,
+            geo,
+            rotation,
+            (e[3], e[7], e[11]),
+            seeds[:, m if seeded else 0],
+            seeded,
+            poles[:, m if has_pole else 0],
+            has_pole,
+            q[m],
+            work,
+            True,
+        )
+        reason[m], position_error[m], orientation_error[m], continuous[m] = found
+
+
+def workspace() -> tuple:
+    """The scratch :func:`solve` works in (one per solver; numba holds the GIL while it runs)."""
+    return (
+        np.empty(arm7.ARM_SIZE),
+        np.empty((2, ENTRIES, 3)),
+        np.empty((3, arm7.ROOTS)),
+        np.empty(arm7.ROOTS, dtype=np.int64),
+        np.empty(arm7.ROOTS, dtype=np.int64),
+        np.empty((5, 14)),
+    )

@@ -1,0 +1,259 @@
+"""A rotation split into three joints R = Rot(a, θ1) Rot(b, θ2) Rot(c, θ3), compiled (numba).
+
+The float arithmetic of :class:`~ik_solvers.solvers.geometric.arm7.axis_triple.AxisTriple` (see
+its docstring: both branches, the alignment split, the 2π representatives within the limits) and
+of its swivel forms (:mod:`ik_solvers.solvers.geometric.arm7.swivel_search`), in the same order of
+operations. A triple's constants come as one float array ``t`` laid out by :data:`OFFSETS`
+(:func:`constants` fills it from an ``AxisTriple``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels.vector3 import dot, matvec, wrap
+
+ALIGNED = 1e-12  # axis_triple.ALIGNED
+LIMIT_TOLERANCE = 1e-10  # axis_triple.LIMIT_TOLERANCE [rad]
+NEAR_SEED = (0.5 * math.pi) ** 2  # axis_triple.NEAR_SEED [rad²]
+RAW, MIDDLE, SEED = 0.0, 1.0, 2.0  # how an angle is brought into its limits (AxisTriple._kind)
+ENTRIES = 7  # entries u·R w of the swivel forms (axis_triple.ENTRY_COUNT)
+# where each constant starts in ``t``
+ALPHA, COS_ALPHA, SIN_ALPHA, CXB_A, CXB_X, ALL_RAW = range(6)
+LOWER, UPPER, MIDDLE_ANGLE, KIND = 6, 9, 12, 15  # 3 each
+PAIRS = 18  # ENTRIES × (u, w): 6 floats each
+LIMITS = PAIRS + 6 * ENTRIES  # 6 limit equations × (ENTRIES coefficients, constant)
+SIZE = LIMITS + 6 * (ENTRIES + 1)
+KINDS = {"raw": RAW, "middle": MIDDLE, "seed": SEED}
+
+
+def constants(triple) -> np.ndarray:
+    """(SIZE,) the constants of an :class:`~ik_solvers.solvers.geometric.arm7.axis_triple.AxisTriple`."""
+    t = np.zeros(SIZE)
+    t[:6] = (triple.alpha, triple.cos_alpha, triple.sin_alpha, triple.cxb_a, triple.cxb_x, triple._all_raw)
+    t[LOWER : LOWER + 3], t[UPPER : UPPER + 3] = triple.lower, triple.upper
+    t[MIDDLE_ANGLE : MIDDLE_ANGLE + 3] = triple.middle
+    t[KIND : KIND + 3] = [KINDS[kind] for kind in triple._range_kind]
+    t[PAIRS:LIMITS] = np.ravel(triple.entry_pairs())
+    t[LIMITS:] = triple.limit_equations().ravel()
+    return t
+
+
+@borrowing
+def entry(t, i, rotation):
+    """u·R w of pair i (:meth:`AxisTriple.entry_pairs` order) for R given by its columns."""
+    start = PAIRS + 6 * i
+    u = (t[start], t[start + 1], t[start + 2])
+    return dot(u, matvec(rotation, (t[start + 3], t[start + 4], t[start + 5])))
+
+
+@borrowing
+def entries(t, rotation):
+    """The six entries :func:`first_raw` needs."""
+    return (
+        entry(t, 0, rotation),
+        entry(t, 1, rotation),
+        entry(t, 2, rotation),
+        entry(t, 3, rotation),
+        entry(t, 4, rotation),
+        entry(t, 5, rotation),
+    )
+
+
+@borrowing
+def first_raw(t, e, seed0):
+    """The first branch's angles before they are brought into range (AxisTriple._first_raw)."""
+    g, n1, d1, n3, bb, ab = e
+    h = math.sqrt(n1 * n1 + d1 * d1)
+    inverse = 1.0 / max(h, ALIGNED)
+    regular = h > ALIGNED
+    c1 = -d1 * inverse if regular else math.cos(seed0)
+    s1 = n1 * inverse if regular else math.sin(seed0)
+    c2 = t[COS_ALPHA] * g - t[SIN_ALPHA] * h
+    s2 = t[SIN_ALPHA] * g + t[COS_ALPHA] * h
+    yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
+    s3 = (t[CXB_A] * c2 + t[CXB_X] * s2) * n3 + (t[CXB_X] * c2 - t[CXB_A] * s2) * yx
+    first, middle, third = math.atan2(s1, c1), t[ALPHA] + math.atan2(h, g), math.atan2(s3, yb)
+    if not regular:  # at the alignment θ1 keeps the seed's value unless θ3 would leave its limits
+        sigma = 1.0 if g >= 0.0 else -1.0
+        bounded = min(max(third, t[LOWER + 2]), t[UPPER + 2])
+        first, third = first + sigma * (third - bounded), bounded
+    return first, middle, third
+
+
+@borrowing
+def _half_turn(angle):
+    return angle + (-math.pi if angle > 0.0 else math.pi)
+
+
+@borrowing
+def other(t, angles):
+    """The second branch's raw angles from the first's."""
+    return _half_turn(angles[0]), 2.0 * t[ALPHA] - angles[1], _half_turn(angles[2])
+
+
+@borrowing
+def _in_range(t, i, angle, seed):
+    kind = t[KIND + i]
+    if kind == RAW:
+        return angle
+    near_middle = wrap(angle, t[MIDDLE_ANGLE + i])
+    if kind == MIDDLE:
+        return near_middle
+    near_seed = wrap(angle, seed)
+    return near_seed if t[LOWER + i] <= near_seed <= t[UPPER + i] else near_middle
+
+
+@borrowing
+def ranged(t, angles, seed):
+    """Each angle at its representative within the limits (nearest the seed where several)."""
+    if t[ALL_RAW] != 0.0:
+        return angles
+    return (
+        _in_range(t, 0, angles[0], seed[0]),
+        _in_range(t, 1, angles[1], seed[1]),
+        _in_range(t, 2, angles[2], seed[2]),
+    )
+
+
+@borrowing
+def violation(t, angles):
+    """Total distance [rad] of the angles outside their limits."""
+    total = 0.0
+    for i in range(3):
+        lower, upper = t[LOWER + i], t[UPPER + i]
+        total += lower - angles[i] if angles[i] < lower else angles[i] - upper if angles[i] > upper else 0.0
+    return total
+
+
+@borrowing
+def _distance(angles, seed):
+    total = 0.0
+    for i in range(3):
+        total += (angles[i] - seed[i]) * (angles[i] - seed[i])
+    return total
+
+
+@borrowing
+def seed_branch(t, e, seed):
+    """The branch nearest the seed whatever the limits: angles, violation, True for the first."""
+    raw = first_raw(t, e, seed[0])
+    first, second = ranged(t, raw, seed), ranged(t, other(t, raw), seed)
+    upper = _distance(first, seed) <= _distance(second, seed)
+    chosen = first if upper else second
+    return chosen, violation(t, chosen), upper
+
+
+@borrowing
+def on_branch(t, e, seed, upper):
+    """The angles of one branch (``upper``: the first) and their violation."""
+    raw = first_raw(t, e, seed[0])
+    chosen = ranged(t, raw if upper else other(t, raw), seed)
+    return chosen, violation(t, chosen)
+
+
+@borrowing
+def prefer_first(violation1, distance1, violation2, distance2):
+    """axis_triple.prefer_first: less outside the limits, else nearer the seed."""
+    return violation1 < violation2 - LIMIT_TOLERANCE or (
+        violation1 <= violation2 + LIMIT_TOLERANCE and distance1 <= distance2
+    )
+
+
+@borrowing
+def nearest(t, e, seed):
+    """The branch within limits nearest the seed (else the one least outside): angles, violation."""
+    raw = first_raw(t, e, seed[0])
+    first = ranged(t, raw, seed)
+    v1 = violation(t, first)
+    d1 = (first[0] - seed[0]) ** 2 + (first[1] - seed[1]) ** 2 + (first[2] - seed[2]) ** 2
+    if v1 == 0.0 and d1 < NEAR_SEED:
+        return first, v1
+    second = ranged(t, other(t, raw), seed)
+    v2 = violation(t, second)
+    if prefer_first(v1, d1, v2, _distance(second, seed)):
+        return first, v1
+    return second, v2
+
+
+@borrowing
+def feasible(t, forms, seed, branch, cos_psi, sin_psi):
+    """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
+    ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
+    e = (
+        forms[0, 0] * cos_psi + forms[0, 1] * sin_psi + forms[0, 2],
+        forms[1, 0] * cos_psi + forms[1, 1] * sin_psi + forms[1, 2],
+        forms[2, 0] * cos_psi + forms[2, 1] * sin_psi + forms[2, 2],
+        forms[3, 0] * cos_psi + forms[3, 1] * sin_psi + forms[3, 2],
+        forms[4, 0] * cos_psi + forms[4, 1] * sin_psi + forms[4, 2],
+        forms[5, 0] * cos_psi + forms[5, 1] * sin_psi + forms[5, 2],
+    )
+    raw = first_raw(t, e, seed[0])
+    first = violation(t, ranged(t, raw, seed))
+    second = violation(t, ranged(t, other(t, raw), seed))
+    if branch == 1:
+        return first <= LIMIT_TOLERANCE
+    if branch == 0:
+        return second <= LIMIT_TOLERANCE
+    return min(first, second) <= LIMIT_TOLERANCE
+
+
+@borrowing
+def form_roots(k_c, k_s, k_1):
+    """The ψ in [-π, π] with k_c cos ψ + k_s sin ψ + k_1 = 0: (count 0 or 2, root, root)."""
+    amplitude = math.hypot(k_c, k_s)
+    if not (amplitude > 0.0 and abs(k_1) <= amplitude):
+        return 0, 0.0, 0.0
+    spread, phase = math.acos(-k_1 / amplitude), math.atan2(k_s, k_c)
+    return 2, _remainder(phase + spread), _remainder(phase - spread)
+
+
+@borrowing
+def _remainder(angle):
+    """math.remainder(angle, 2π) for angles within [-2π, 2π] (exact: Sterbenz)."""
+    two_pi = 2.0 * math.pi
+    if angle > math.pi:
+        return angle - two_pi
+    if angle < -math.pi:
+        return angle + two_pi
+    return angle
+
+
+@borrowing
+def limit_roots(t, forms, roots, count):
+    """Append the swivels where a joint meets a limit (swivel_search._limit_roots_one) to
+    ``roots`` from index ``count``; returns the new count."""
+    for row in range(6):
+        start = LIMITS + row * (ENTRIES + 1)
+        k_c = k_s = k_1 = 0.0
+        for j in range(ENTRIES):
+            coefficient = t[start + j]
+            if coefficient != 0.0:
+                k_c += coefficient * forms[j, 0]
+                k_s += coefficient * forms[j, 1]
+                k_1 += coefficient * forms[j, 2]
+        found, first, second = form_roots(k_c, k_s, k_1 + t[start + ENTRIES])
+        if found:
+            roots[count], roots[count + 1] = first, second
+            count += 2
+    return count
+
+
+@borrowing
+def matching_roots(forms, angles, roots, count):
+    """Append the swivels where the first or third joint takes its value in ``angles``
+    (swivel_search.matching_swivels_one); returns the new count."""
+    for i, j, sign, angle in ((1, 2, 1.0, angles[0]), (3, 6, -1.0, angles[2])):
+        c, s = math.cos(angle), sign * math.sin(angle)
+        found, first, second = form_roots(
+            c * forms[i, 0] + s * forms[j, 0],
+            c * forms[i, 1] + s * forms[j, 1],
+            c * forms[i, 2] + s * forms[j, 2],
+        )
+        if found:
+            roots[count], roots[count + 1] = first, second
+            count += 2
+    return count

@@ -1,0 +1,341 @@
+"""The biped leg's closed form compiled (numba): one target, and many in one call.
+
+The arithmetic of :class:`~ik_solvers.solvers.geometric.leg.LegSolver` (the leg plane, the hip
+angles, the planar two-link in the leg plane; see that module's docstring) and the branch search
+of :class:`~ik_solvers.solvers.geometric.branches.BranchSolver` (the seed's own branch first, every
+branch near a border, the successful solution nearest the seed), in the same order of operations,
+so the answers are the Python layer's to rounding. The leg's constants come in one float array,
+``k``, laid out by :data:`LAYOUT` (:func:`ik_solvers.solvers.geometric.leg.LegSolver` fills it).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels.vector3 import (
+    add,
+    checked,
+    combine,
+    cross,
+    dot,
+    matvec,
+    rotate,
+    scale,
+    sub,
+    tmatvec,
+    turn,
+    vector,
+    wrap,
+)
+
+N = 6
+FAR, CLOSE, LATERAL = 1, 2, 3
+LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
+REACH_SLACK = 1e-12  # [m]
+LIMIT_SLACK = 1e-9  # [rad]
+STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
+HIP_BORDER, KNEE_BORDER = 0.05, 0.05  # [1] × reach, [rad]: as leg.HIP_BORDER, leg.KNEE_BORDER
+VECTORS = ("w1", "w2", "w3", "w6", "hip", "w6_tip", "p6_tip", "ankle_tip", "b1", "b2", "yaw_sine")
+VECTORS += ("yaw_cosine", "foot_offset", "tip_offset", "tip_x", "tip_y", "tip_z")
+SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw", "cos_across")
+SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link1_x", "link1_z", "link2_x", "link2_z")
+SCALARS += ("ankle_height", "ratio", "length1", "length2", "kappa", "sign_a", "sign_b", "lower_b")
+SCALARS += ("upper_b", "natural", "reach_min", "reach_max", "tolerance", "near_seed")
+JOINTS = ("lower", "upper", "middle", "continuous")
+# where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
+OFFSETS = {
+    **{name: 3 * i for i, name in enumerate(VECTORS)},
+    **{name: 3 * len(VECTORS) + i for i, name in enumerate(SCALARS)},
+    **{name: 3 * len(VECTORS) + len(SCALARS) + N * i for i, name in enumerate(JOINTS)},
+}
+SIZE = 3 * len(VECTORS) + len(SCALARS) + N * len(JOINTS)
+W1, W2, W3, W6, HIP, W6_TIP, P6_TIP, ANKLE_TIP, B1, B2, YAW_SINE = (OFFSETS[n] for n in VECTORS[:11])
+YAW_COSINE, FOOT_OFFSET, TIP_OFFSET, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS[11:])
+LATERAL_W, HIP_SIGN, ROLL_SIGN, SIN_YAW, SIN_ACROSS, COS_YAW, COS_ACROSS = (OFFSETS[n] for n in SCALARS[:7])
+SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z, LINK1_X, LINK1_Z, LINK2_X, LINK2_Z = (
+    OFFSETS[n] for n in SCALARS[7:16]
+)
+ANKLE_HEIGHT, RATIO, LENGTH1, LENGTH2, KAPPA, SIGN_A, SIGN_B, LOWER_B = (OFFSETS[n] for n in SCALARS[16:24])
+UPPER_B, NATURAL, REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (OFFSETS[n] for n in SCALARS[24:])
+LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
+
+
+def constants(values: dict) -> np.ndarray:
+    """(SIZE,) the leg's constants laid out by :data:`OFFSETS` (``values``: name → float or floats)."""
+    missing = sorted(set(OFFSETS) - set(values))
+    if missing:
+        raise ValueError(f"the leg kernel's constants lack {missing}")
+    k = np.zeros(SIZE)
+    for name, value in values.items():
+        entries = np.atleast_1d(np.asarray(value, dtype=float))
+        k[OFFSETS[name] : OFFSETS[name] + entries.size] = entries
+    return k
+
+
+BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # leg.BRANCHES: (hip, knee), default first
+
+
+@borrowing
+def _two_link(k, dx, dz, bend):
+    """two_link.TwoLink.solve: (theta_a, theta_b, phi_a, phi_b, distance) for the end at (dx, dz)."""
+    length1, length2 = k[LENGTH1], k[LENGTH2]
+    distance_sq = dx * dx + dz * dz
+    cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
+    cosine = min(max(cosine, -1.0), 1.0)
+    if cosine > STRETCHED:
+        cosine = 1.0
+    psi = bend * math.atan2(math.sqrt(1.0 - cosine * cosine), cosine)
+    lower_b, upper_b, sign_b, kappa = k[LOWER_B], k[UPPER_B], k[SIGN_B], k[KAPPA]
+    theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
+    theta_b = min(max(theta_b, lower_b), upper_b)
+    phi_b = sign_b * theta_b
+    c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
+    x1, z1 = k[LINK1_X], k[LINK1_Z]
+    tx, tz = turn(c, s, k[RATIO] * x1, k[RATIO] * z1)
+    vx, vz = x1 + tx, z1 + tz
+    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
+    return k[SIGN_A] * phi_a, theta_b, phi_a, phi_b, math.sqrt(distance_sq)
+
+
+@borrowing
+def _hip_angles(k, pitch_axis):
+    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""
+    along_yaw = dot(vector(k, W1), pitch_axis)
+    across = k[ROLL_SIGN] * math.sqrt(max(1.0 - along_yaw * along_yaw, 0.0))
+    roll = math.atan2(
+        along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
+    )
+    yaw = math.atan2(dot(pitch_axis, vector(k, YAW_SINE)), dot(pitch_axis, vector(k, YAW_COSINE)))
+    return yaw, roll
+
+
+@borrowing
+def closed_form(k, rotation, translation, hip_branch, knee_branch, q):
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+    foot_axis = matvec(rotation, vector(k, W6_TIP))
+    foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
+    hip = vector(k, HIP)
+    offset = sub(foot_point, hip)
+    normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
+    rho = math.sqrt(dot(normal, normal))
+    inverse = 1.0 / max(rho, 1e-12)
+    cosine = k[LATERAL_W] * inverse
+    lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
+    cosine = min(max(cosine, -1.0), 1.0)
+    unit = scale(normal, inverse)
+    pitch_axis = combine(
+        unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
+    )
+    yaw, roll = _hip_angles(k, pitch_axis)
+    v = tmatvec(rotation, pitch_axis)
+    foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
+    c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
+    plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
+    plane_z = cross(pitch_axis, plane_x)
+    pitch_sum = math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
+    c6, s6 = math.cos(foot), math.sin(foot)
+    ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
+    relative = sub(ankle, hip)
+    dx = dot(relative, plane_x) - k[UPPER_X]
+    dz = dot(relative, plane_z) - k[UPPER_Z]
+    upper, knee, phi_upper, phi_knee, distance = _two_link(k, dx, dz, knee_branch * k[NATURAL])
+    q[0], q[1], q[2], q[3] = yaw, roll, upper, knee
+    q[4], q[5] = k[SIGN5] * (pitch_sum - phi_upper - phi_knee), foot
+    if lateral_miss:
+        return LATERAL
+    if distance > k[REACH_MAX] + REACH_SLACK:
+        return FAR
+    if distance < k[REACH_MIN] - REACH_SLACK:
+        return CLOSE
+    return 0
+
+
+@borrowing
+def forward(k, q):
+    """LegSolver._forward: the sole pose (rotation columns, translation) of q (N,)."""
+    c1, s1, c2, s2 = math.cos(q[0]), math.sin(q[0]), math.cos(q[1]), math.sin(q[1])
+    w1, w2 = vector(k, W1), vector(k, W2)
+    plane_x = rotate(w1, c1, s1, rotate(w2, c2, s2, vector(k, W6)))
+    pitch_axis = rotate(w1, c1, s1, rotate(w2, c2, s2, vector(k, W3)))
+    basis = (plane_x, cross(pitch_axis, plane_x), pitch_axis)
+    phi_upper, phi_knee = k[SIGN3] * q[2], k[SIGN4] * q[3]
+    phi = phi_upper + phi_knee + k[SIGN5] * q[4]
+    c3, s3 = math.cos(phi_upper), math.sin(phi_upper)
+    c34, s34 = math.cos(phi_upper + phi_knee), math.sin(phi_upper + phi_knee)
+    thigh = turn(c3, s3, k[LINK1_X], k[LINK1_Z])
+    shank = turn(c34, s34, k[LINK2_X], k[LINK2_Z])
+    ankle_point = (k[UPPER_X] + thigh[0] + shank[0], k[UPPER_Z] + thigh[1] + shank[1], k[ANKLE_HEIGHT])
+    cp, sp, c6, s6 = math.cos(phi), math.sin(phi), math.cos(q[5]), math.sin(q[5])
+    foot_offset = turn(cp, sp, k[FOOT_OFFSET], k[FOOT_OFFSET + 1])
+    foot_offset = (foot_offset[0], foot_offset[1], k[FOOT_OFFSET + 2])
+    tip_local = add(add(ankle_point, foot_offset), _pitch_then_roll(vector(k, TIP_OFFSET), cp, sp, c6, s6))
+    translation = add(vector(k, HIP), matvec(basis, tip_local))
+    rotation = (
+        matvec(basis, _pitch_then_roll(vector(k, TIP_X), cp, sp, c6, s6)),
+        matvec(basis, _pitch_then_roll(vector(k, TIP_Y), cp, sp, c6, s6)),
+        matvec(basis, _pitch_then_roll(vector(k, TIP_Z), cp, sp, c6, s6)),
+    )
+    return rotation, translation
+
+
+@borrowing
+def _pitch_then_roll(v, cp, sp, c6, s6):
+    """Rz(phi) Rx(foot) v in the leg-plane basis."""
+    y, z = turn(c6, s6, v[1], v[2])
+    x, y = turn(cp, sp, v[0], y)
+    return (x, y, z)
+
+
+@borrowing
+def seed_sides(k, seed):
+    """LegSolver._seed_sides: signed hip-plane side [m] and knee side of the seed (N,)."""
+    phi_upper, phi_knee = k[SIGN3] * seed[2], k[SIGN4] * seed[3]
+    phi_thigh, phi = phi_upper + phi_knee, phi_upper + phi_knee + k[SIGN5] * seed[4]
+    ux, uz, x1, z1, x2, z2 = k[UPPER_X], k[UPPER_Z], k[LINK1_X], k[LINK1_Z], k[LINK2_X], k[LINK2_Z]
+    c3, s3, c34, s34 = math.cos(phi_upper), math.sin(phi_upper), math.cos(phi_thigh), math.sin(phi_thigh)
+    ankle_x = ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34
+    ankle_z = uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34
+    side = math.cos(phi) * ankle_z - math.sin(phi) * ankle_x + k[FOOT_OFFSET + 1]
+    return side, math.sin(phi_knee + k[KAPPA])
+
+
+@borrowing
+def _limit(k, q, references, reason):
+    """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
+    for i in range(N):
+        angle, reference = q[i], references[i]
+        if not reference - math.pi <= angle < reference + math.pi:
+            angle = wrap(angle, reference)
+        lower, upper = k[LOWER + i], k[UPPER + i]
+        clipped = min(max(angle, lower), upper)
+        if reason == 0 and abs(clipped - angle) > LIMIT_SLACK:
+            reason = LIMIT + i
+        q[i] = clipped
+    return reason
+
+
+@borrowing
+def _checked(k, rotation, translation, q, reason):
+    """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
+    the tolerance; position error [m], orientation error [rad])."""
+    fk_rotation, fk_translation = forward(k, q)
+    return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
+
+
+@borrowing
+def _branch(k, rotation, translation, references, hip, knee, q):
+    """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad])."""
+    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, q))
+    return _checked(k, rotation, translation, q, reason)
+
+
+@borrowing
+def _copy(source, destination):
+    for i in range(N):
+        destination[i] = source[i]
+
+
+@borrowing
+def _distance(q, seed):
+    total = 0.0
+    for i in range(N):
+        total += (q[i] - seed[i]) * (q[i] - seed[i])
+    return total
+
+
+@borrowing
+def solve(k, rotation, translation, seed, seeded, q, work):
+    """One sole pose: the branch search of BranchSolver._solve_scalar into q (N,).
+
+    Seeded, the answer is the successful branch nearest the seed (ties: the seed's own branch, then
+    BRANCHES order), so the other branches' FK checks run nearest first and stop at the first pass.
+
+    Args:
+        k: the leg's constants (:data:`OFFSETS`). rotation, translation: the target (columns, [m]).
+        seed: (N,) [rad], read when ``seeded``. work: (7, N) scratch.
+    Returns:
+        (reason, position error [m], orientation error [rad], continuous).
+    """
+    references, best = work[0], work[1]
+    for i in range(N):
+        references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
+    if not seeded:
+        return _first_success(k, rotation, translation, references, q, work[2])
+    hip, knee = seed_sides(k, seed)
+    first_hip = k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN]
+    first_knee = k[NATURAL] if knee >= 0.0 else -k[NATURAL]
+    border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
+    found = _branch(k, rotation, translation, references, first_hip, first_knee, best)
+    best_distance = closest = _distance(best, seed)
+    if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
+        distances, reasons, count = work[5], work[6], 0
+        for hip_branch, knee_branch in BRANCHES:
+            if hip_branch == first_hip and knee_branch == first_knee:
+                continue
+            row = work[2 + count]
+            raw = closed_form(k, rotation, translation, hip_branch, knee_branch, row)
+            reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
+            closest = min(closest, distances[count])
+            count += 1
+        while True:  # the nearest successful other branch (strictly nearer than a successful first)
+            pick = _nearest(reasons, distances, count, found[0] == 0, best_distance)
+            if pick < 0:
+                break
+            checked = _checked(k, rotation, translation, work[2 + pick], 0)
+            if checked[0] == 0:
+                found, best_distance = checked, distances[pick]
+                _copy(work[2 + pick], best)
+                break
+            reasons[pick] = checked[0]
+    _copy(best, q)
+    return found[0], found[1], found[2], best_distance <= closest
+
+
+@borrowing
+def _nearest(reasons, distances, count, first_solved, best_distance):
+    """Index of the nearest branch whose limits and reach passed (strictly nearer than
+    ``best_distance`` when the first branch solved; ties: the lower index), or -1."""
+    pick = -1
+    for i in range(count):
+        wanted = reasons[i] == 0 and (not first_solved or distances[i] < best_distance)
+        if wanted and (pick < 0 or distances[i] < distances[pick]):
+            pick = i
+    return pick
+
+
+@borrowing
+def _first_success(k, rotation, translation, references, q, other):
+    """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
+    q; ``other`` (N,) is scratch."""
+    found = _branch(k, rotation, translation, references, BRANCHES[0][0], BRANCHES[0][1], q)
+    if found[0] != 0:
+        for hip_branch, knee_branch in BRANCHES[1:]:
+            checked = _branch(k, rotation, translation, references, hip_branch, knee_branch, other)
+            if checked[0] == 0:
+                _copy(other, q)
+                return checked[0], checked[1], checked[2], True
+    return found[0], found[1], found[2], True
+
+
+@borrowing
+def solve_entries(k, e, seed, seeded, q, work):
+    """:func:`solve` for a target given as 16 row-major entries ``e``: (reason, position error,
+    orientation error, continuous)."""
+    rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
+    return solve(k, rotation, (e[3], e[7], e[11]), seed, seeded, q, work)
+
+
+@borrowing
+def solve_columns(k, columns, seeds, seeded, q, reason, position_error, orientation_error, continuous, work):
+    """:func:`solve` for each target of ``columns`` (16, M) (row-major pose entries per column).
+
+    seeds: (N, M) [rad], read when ``seeded``. Into q (M, N) and the (M,) result columns.
+    """
+    for m in range(columns.shape[1]):
+        e = columns[:, m]
+        rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
+        found = solve(k, rotation, (e[3], e[7], e[11]), seeds[:, m if seeded else 0], seeded, q[m], work)
+        reason[m], position_error[m], orientation_error[m], continuous[m] = found
