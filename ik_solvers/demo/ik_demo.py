@@ -22,23 +22,23 @@ from pathlib import Path
 
 import numpy as np
 
-from ik_solvers import Chain, RobotModel
+from ik_solvers import Chain, ModelError, RobotModel
 from ik_solvers.demo import free_standing, servo_bus
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
-from ik_solvers.node.parameters import DEFAULT_CHAINS
+from ik_solvers.limbs import find_body
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
 
-CHAINS = DEFAULT_CHAINS  # the node's default chains: both legs to the soles, both arms to the wrists
 LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
 ARMS_DURATION = 16.0  # [s] of arm motion after the walk: the whole demo stays under three minutes
 JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
+ARM_JOINTS = 4  # the arms' circles take a shoulder and an elbow (and pole the elbow)
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
 
@@ -86,15 +86,29 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     return options
 
 
-def ik_node_arguments() -> list[str]:
-    """ROS arguments naming the demo's chains, all on the geometric solver at first, and the
-    Jacobian solver's time budget."""
-    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(CHAINS)}]"]
+def ik_node_arguments(chains: dict[str, tuple[str, str]]) -> list[str]:
+    """ROS arguments naming the demo's chains (name → base, tip links), all on the ``auto``
+    solver at first (the closed form where one fits), and the Jacobian solver's time budget."""
+    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(chains)}]"]
     arguments += ["-p", f"jacobian.timeout:={JACOBIAN_TIMEOUT!r}"]
-    for name, (base, tip) in CHAINS.items():
+    for name, (base, tip) in chains.items():
         arguments += ["-p", f"chains.{name}.base_link:={base}", "-p", f"chains.{name}.tip_link:={tip}"]
-        arguments += ["-p", f"chains.{name}.solver:=geometric"]
+        arguments += ["-p", f"chains.{name}.solver:=auto"]
     return arguments
+
+
+def _unsupported(body, fixed_base: bool) -> str:
+    """Why the demo cannot run on ``body``'s robot ("" when it can): it moves two legs and two
+    arms of at least ARM_JOINTS joints, and the free-standing demo walks on them."""
+    if body.legs is None:
+        return body.whole_body_problem
+    arms = {limb.name: len(limb.joint_names) for limb in body.limbs.arms}
+    if set(arms) != set(ARMS) or min(arms.values()) < ARM_JOINTS:
+        found = ", ".join(f"{name} ({count} joints)" for name, count in arms.items()) or "none"
+        return f"the demo moves a left and a right arm of at least {ARM_JOINTS} joints; found: {found}"
+    if not fixed_base and body.whole_body_problem:
+        return f"it cannot stand: {body.whole_body_problem} (--fixed-base moves the legs without standing)"
+    return ""
 
 
 def hover_height(chains: dict[str, Chain]) -> float:
@@ -117,12 +131,20 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises
     os.environ.pop("ROS_STATIC_PEERS", None)
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
-    urdf = (options.urdf or package_share_path("urdf", "humanoid.urdf")).read_text()
+    path = options.urdf or package_share_path("urdf", "humanoid.urdf")
+    try:
+        body = find_body(RobotModel.from_urdf_file(path))
+    except ModelError as error:
+        print(f"ik_demo: cannot run on {path}: {error}", file=sys.stderr)
+        return 1
+    problem = _unsupported(body, options.fixed_base)
+    if problem:
+        print(f"ik_demo: cannot run on {path}: {problem}", file=sys.stderr)
+        return 1
+    urdf, model, options.chains = path.read_text(), body.model, body.chains
     if not options.fixed_base:
-        options.chains = CHAINS
-        return free_standing.run(options, urdf, ik_node_arguments(), IK_NODE, table_rows)
-    model = RobotModel.from_urdf_string(urdf)
-    chains = {name: model.chain(base, tip) for name, (base, tip) in CHAINS.items()}
+        return free_standing.run(options, urdf, model, ik_node_arguments(body.chains), IK_NODE, table_rows)
+    chains = {name: model.chain(base, tip) for name, (base, tip) in body.chains.items()}
     trajectories = DemoTrajectories(
         model,
         {n: chains[n] for n in LEGS},
@@ -141,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo), *remaps)
         if options.servo_bus:
             bus_stats = servo_bus.start(children, options.servo_bus, output)
-        children.start(IK_NODE, *ik_node_arguments(), *robot)
+        children.start(IK_NODE, *ik_node_arguments(body.chains), *robot)
         run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
     except (RuntimeError, TimeoutError) as error:
         print(f"ik_demo: failed: {error}", file=sys.stderr)

@@ -27,6 +27,7 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.statistics import shortened
+from ik_solvers.limbs import Body, find_body
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import messages, stop_signals
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
@@ -37,6 +38,7 @@ from ik_solvers.node.parameters import (
     NodeConfig,
     chain_of_solver_parameter,
     check_solver_option,
+    declare_description,
     declare_parameters,
     solver_option_of_parameter,
 )
@@ -58,10 +60,12 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
-        self.config: NodeConfig = declare_parameters(self)
-        model = RobotModel.from_urdf_string(self.config.robot_description)
+        body = find_body(RobotModel.from_urdf_string(declare_description(self)))
+        self.config: NodeConfig = declare_parameters(self, body.chains)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
-        self.commander = Commander(model, chains, self.config.solver_options)
+        self.commander = Commander(body.model, chains, self.config.solver_options)
+        for fallback in self.commander.fallbacks:
+            self.get_logger().warning(fallback)
         self.commander.max_joint_jump = self.config.max_joint_jump
         self.commander.allow_branch_switch = self.config.allow_branch_switch
         self.fraction = self.config.max_velocity_fraction
@@ -69,11 +73,11 @@ class IKNode(Node):
         self.max_age = self.config.max_target_age
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
-        self._create_interfaces()
+        self._create_interfaces(body)
         self.add_on_set_parameters_callback(self.on_set_parameters)
         self.get_logger().info(f"ready: chains {', '.join(self.commander.limbs)}")
 
-    def _create_interfaces(self) -> None:
+    def _create_interfaces(self, body: Body) -> None:
         for name, limb in self.commander.limbs.items():
             self.create_subscription(
                 PoseStamped, f"{name}/target_pose", partial(self.on_target, limb), LATEST_ONLY
@@ -85,7 +89,7 @@ class IKNode(Node):
         self.diagnostics_publisher = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
-        self.whole_body = WholeBodyInterface(self, self.commander, self.accept_goals, self._warn)
+        self.whole_body = WholeBodyInterface(self, self.commander, body, self.accept_goals, self._warn)
         # The services last: clients take an answering service for a started node, so nothing may
         # still be loading then (the stance solver's kernels: a SIGINT arriving while numba loads
         # them, inside a ctypes callback, crashed the process).

@@ -3,9 +3,12 @@
 Parameters (all relative to the node; see README "Using the node"):
 
 - ``robot_description`` (string, read-only): URDF XML; default the packaged humanoid.
-- ``chain_names`` (string array, read-only): the chains the node commands.
-- ``chains.<name>.base_link`` / ``tip_link`` (string, read-only), ``chains.<name>.solver``
-  (string, settable at run time): ``geometric`` or ``jacobian``.
+- ``chain_names`` (string array, read-only): the chains the node commands; default: the limbs
+  found in the robot's tree (:mod:`ik_solvers.limbs`: ``left_leg``, ``right_leg``, ``left_arm``,
+  ``right_arm``, those it has).
+- ``chains.<name>.base_link`` / ``tip_link`` (string, read-only; default for a found limb: its
+  links), ``chains.<name>.solver`` (string, settable at run time): ``auto`` (default),
+  ``geometric`` or ``jacobian``.
 - ``<kind>.<option>``: make_solver options of a solver kind, settable at run time (the table
   :data:`SOLVER_PARAMETERS`): ``jacobian.method`` / ``max_iterations`` / ``tolerance`` /
   ``damping`` / ``timeout`` (seconds).
@@ -37,13 +40,7 @@ from ik_solvers.resources import package_share_path
 from ik_solvers.solvers import SOLVERS
 from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
-DEFAULT_CHAINS = {
-    "left_leg": ("base_link", "l_sole"),
-    "right_leg": ("base_link", "r_sole"),
-    "left_arm": ("base_link", "l_wrist"),
-    "right_arm": ("base_link", "r_wrist"),
-}
-DEFAULT_SOLVER = "geometric"
+DEFAULT_SOLVER = "auto"
 
 
 @dataclass(frozen=True)
@@ -60,7 +57,6 @@ class ChainConfig:
 class NodeConfig:
     """Everything the node reads from its parameters at start-up."""
 
-    robot_description: str
     chains: tuple[ChainConfig, ...]
     solver_options: dict[str, dict[str, object]]  # solver kind → its make_solver options
     max_velocity_fraction: float
@@ -129,18 +125,32 @@ STATIC_PARAMETERS = {
 }
 
 
-def declare_parameters(node: Node) -> NodeConfig:
-    """Declare every parameter of the ik_node on ``node`` and read them.
-
-    Raises:
-        ValueError: a chain has no base_link/tip_link and no default exists for its name.
-    """
+def declare_description(node: Node) -> str:
+    """Declare ``robot_description`` on ``node``; its value (default: the packaged humanoid)."""
     urdf = package_share_path("urdf", "humanoid.urdf")
     default_description = urdf.read_text() if urdf.is_file() else ""
-    node.declare_parameter("robot_description", default_description, _describe("URDF XML", True))
+    return node.declare_parameter("robot_description", default_description, _describe("URDF XML", True)).value
+
+
+def declare_parameters(node: Node, found: dict[str, tuple[str, str]]) -> NodeConfig:
+    """Declare every other parameter of the ik_node on ``node`` and read them.
+
+    Args:
+        found: the limbs found in the robot's tree, name → (base link, tip link): the default
+            chains and their links.
+    Raises:
+        ValueError: no chains, or a chain without base_link/tip_link that is no found limb.
+    """
     names = node.declare_parameter(
-        "chain_names", list(DEFAULT_CHAINS), _describe("chains the node commands", True)
+        "chain_names",
+        list(found) or Parameter.Type.STRING_ARRAY,
+        _describe("chains the node commands; default: the limbs found in the robot's tree", True),
     ).value
+    if not names:
+        raise ValueError(
+            "no chains to command: the robot's tree has no limbs the package recognises; name them in "
+            "chain_names with chains.<name>.base_link and tip_link"
+        )
     controller_joints = node.declare_parameter(
         "ros2_control.joints",
         Parameter.Type.STRING_ARRAY,
@@ -151,10 +161,9 @@ def declare_parameters(node: Node) -> NodeConfig:
     for kind, options in SOLVER_PARAMETERS.items():
         for option, (default, descriptor) in options.items():
             node.declare_parameter(f"{kind}.{option}", default, descriptor)
-    chains = tuple(_declare_chain(node, name) for name in names)
+    chains = tuple(_declare_chain(node, name, found) for name in names)
     value = lambda name: node.get_parameter(name).value
     return NodeConfig(
-        robot_description=value("robot_description"),
         chains=chains,
         solver_options={
             kind: {option: value(f"{kind}.{option}") for option in options}
@@ -171,8 +180,8 @@ def declare_parameters(node: Node) -> NodeConfig:
     )
 
 
-def _declare_chain(node: Node, name: str) -> ChainConfig:
-    base_default, tip_default = DEFAULT_CHAINS.get(name, ("", ""))
+def _declare_chain(node: Node, name: str, found: dict[str, tuple[str, str]]) -> ChainConfig:
+    base_default, tip_default = found.get(name, ("", ""))
     prefix = f"chains.{name}"
     base = node.declare_parameter(f"{prefix}.base_link", base_default, _describe("chain base link", True))
     tip = node.declare_parameter(f"{prefix}.tip_link", tip_default, _describe("chain tip link", True))
@@ -180,7 +189,7 @@ def _declare_chain(node: Node, name: str) -> ChainConfig:
     if not base.value or not tip.value:
         raise ValueError(
             f"chain '{name}' needs {prefix}.base_link and {prefix}.tip_link (links of the URDF); "
-            f"chains with defaults: {', '.join(DEFAULT_CHAINS)}"
+            f"limbs found in the robot's tree (their links are the defaults): {', '.join(found) or 'none'}"
         )
     return ChainConfig(name, base.value, tip.value, solver.value)
 

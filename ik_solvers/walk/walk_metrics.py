@@ -23,7 +23,6 @@ import numpy as np
 from scipy.spatial import ConvexHull
 
 from ik_solvers.walk.walk_log import SUPPORT_CODES, WalkLog
-from ik_solvers.whole_body import sole_geometry
 
 FALL_HEIGHT = 0.6  # fraction of the standing torso height
 FALL_TILT = 30.0  # [deg]
@@ -65,7 +64,7 @@ def fell(base: np.ndarray, standing_height: float) -> bool:
 
 def support_polygons(log: WalkLog, soles: np.ndarray, support: np.ndarray) -> list[np.ndarray | None]:
     """Per sample the support polygon's (k, 2) corners (convex hull), None without support."""
-    geometry = [sole_geometry(log.model, chain.tip_link) for chain in log.legs]
+    geometry = log.footprints
     polygons = []
     for pair, code in zip(soles, support):
         sides = {DOUBLE: (0, 1), LEFT: (0,), RIGHT: (1,)}.get(int(code), ())

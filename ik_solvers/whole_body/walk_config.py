@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+OPTIONAL_SIZES = ("sole_length", "sole_width")  # 0: not given
+
 
 @dataclass(frozen=True)
 class WalkConfig:
@@ -27,12 +29,17 @@ class WalkConfig:
             arrives [s] (then at the next step's start): the preview controller must see changes
             of the ZMP reference coming.
         zmp_error_weight, jerk_weight: the preview controller's Qe and R (Kajita et al. 2003).
-        torso_height_ratio: torso height over the soles, as a fraction of its height with the
-            legs straight (knees bent below 1).
+        torso_height_ratio: how far the body is lowered for walking (knees bent below 1): the
+            torso (root link) goes down by (1 - ratio) times the body's height with the legs
+            straight, the higher of the root's and the hips' heights over the soles (a root
+            frame on the floor lowers with the hips).
         step_height_ratio: swing foot lift, fraction of the leg length (hip to sole).
         reach_ratio: forward and lateral step limits, fractions of the leg's horizontal reach at
             the walking height.
         max_step_yaw: turn of one step [rad], also at most half the hip yaw range.
+        sole_length, sole_width: the sole's size [m], a rectangle centred under each sole
+            frame; 0 (default): the footprint comes from the feet's collision geometry
+            (:mod:`ik_solvers.limbs.footprint`). Give both or neither.
     """
 
     dt: float = 0.01
@@ -47,14 +54,23 @@ class WalkConfig:
     step_height_ratio: float = 0.08
     reach_ratio: float = 0.35
     max_step_yaw: float = 0.4
+    sole_length: float = 0.0
+    sole_width: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
             value = getattr(self, item.name)
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+            optional = item.name in OPTIONAL_SIZES and value == 0
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and (value > 0 or optional)):
                 raise ValueError(
                     f"walk parameter {item.name} = {value!r}: a positive finite number is required"
+                    + (" (or 0: from the collision geometry)" if item.name in OPTIONAL_SIZES else "")
                 )
+        if (self.sole_length > 0) != (self.sole_width > 0):
+            raise ValueError(
+                f"walk parameters sole_length = {self.sole_length} and sole_width = {self.sole_width}: "
+                "give both (the sole's size [m]) or neither (0: from the collision geometry)"
+            )
         for name in ("torso_height_ratio", "reach_ratio"):
             if getattr(self, name) >= 1.0:
                 raise ValueError(
@@ -65,6 +81,11 @@ class WalkConfig:
                 f"walk timing: preview_time {self.preview_time} s and single_support {self.single_support} s "
                 f"must cover a few periods of dt {self.dt} s"
             )
+
+    @property
+    def sole_size(self) -> tuple[float, float] | None:
+        """(length, width) [m] of the soles when given, else None (from the geometry)."""
+        return (self.sole_length, self.sole_width) if self.sole_length > 0 else None
 
     @property
     def step_period(self) -> float:

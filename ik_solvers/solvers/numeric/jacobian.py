@@ -145,6 +145,7 @@ class JacobianSolver:
             q[left[reached]] = best_q[left[reached], slot[reached]]
             position_error[left], orientation_error[left] = pose_error(targets[left], self.chain.fk(q[left]))
         continuous = self._continuous(q, seeds, target_counts[:, T_FROM_SEED] == 1)
+        task = _task_note(opts.task, self.chain.n)
         messages = tuple(
             (
                 f"converged in {iteration} iterations ({restart} restarts)"
@@ -153,6 +154,7 @@ class JacobianSolver:
                 f"after {iteration} iterations and {restart} restarts: closest pose found is {p:.3g} m and "
                 f"{o:.3g} rad away (target out of reach, blocked by joint limits, or the budget ran out)"
             )
+            + task
             + ("" if kept else DISCONTINUOUS)
             for ok, iteration, restart, p, o, kept in zip(
                 success, iterations, restarts, position_error, orientation_error, continuous
@@ -170,6 +172,14 @@ class JacobianSolver:
         if turning.any():
             change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
         return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
+
+
+def _task_note(task: str, joints: int) -> str:
+    """What a message adds when the orientation is not solved (task "position")."""
+    if task != "position":
+        return ""
+    why = f": {joints} joints cannot set all 6 pose components" if joints < 6 else ""
+    return f"; position only, the orientation is not solved{why}"
 
 
 def chain_length(chain: Chain) -> float:
