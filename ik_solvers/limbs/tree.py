@@ -36,9 +36,9 @@ class Limb:
         name: "left_leg", "right_leg", "left_arm", "right_arm", or "limb_<end link>" for others.
         base_link: the branch point it leaves (torso, pelvis, chest).
         end_link: the last link its joints move (foot, hand, head).
-        tip_link: the chain's tip: the sole for legs (set by :mod:`.soles`); for the others, the
-            first massless frame fixed to the end link (a tool frame the maker put there), else
-            the end link.
+        tip_link: the chain's tip: the sole for legs (:mod:`.body`); for the others, the first
+            massless frame fixed to the end link (a tool frame the maker put there), else the
+            first link fixed to it (a hand), else the end link.
         joint_names: its movable joints, from the base.
     """
 
@@ -99,12 +99,11 @@ def _segments(model: RobotModel) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def _tool_frame(model: RobotModel, link: str) -> str:
-    """The first massless, geometry-free link fixed to ``link``, else ``link``."""
-    for joint in model.children(link):
-        child = joint.child
-        if joint.type == "fixed" and child not in model.inertials and child not in model.collisions:
-            return child
-    return link
+    """The first massless, geometry-free link fixed to ``link`` (a tool frame), else the first
+    link fixed to it (a hand), else ``link``."""
+    fixed = [joint.child for joint in model.children(link) if joint.type == "fixed"]
+    frames = [child for child in fixed if child not in model.inertials and child not in model.collisions]
+    return (frames or fixed or [link])[0]
 
 
 def find_limbs(model: RobotModel) -> Limbs:
