@@ -130,7 +130,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
         return 1
     finally:
         children.stop_all()
-    metrics = walk_report.walk_metrics(walk, timeline.height)
+    metrics = walk_report.walk_metrics(walk)
     rows = table_rows(arm_run, trajectories)
     moments = [(name, timeline.moment(name)) for name in ("stance", "squat", "right lifted")]
     figures = _figures(walk, arm_run, trajectories, urdf, moments, output)

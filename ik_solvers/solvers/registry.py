@@ -114,6 +114,14 @@ def make_solver(kind: str, chain: Chain, **options: object) -> Solver:
     return solver_kind(kind).build(chain, **options)
 
 
+def kind_used(kind: str, solver: Solver) -> str:
+    """The kind that answers for a solver built as ``kind``: for "auto", the one it picked
+    ("geometric" or "jacobian", told by the solver's package); else ``kind`` itself."""
+    if kind != "auto":
+        return kind
+    return "jacobian" if type(solver).__module__.startswith("ik_solvers.solvers.numeric") else "geometric"
+
+
 def solver_kind(kind: str) -> SolverKind:
     """The registered kind called ``kind``.
 
