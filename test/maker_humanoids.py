@@ -135,16 +135,8 @@ ARM_JOINTS = {  # joint count → [(name, axis, origin)]: origins as offsets fro
         ("Elbow", "y", (0, 0, -0.15)),
         ("WristYaw", "z", (0, 0, -0.14)),
     ],
-    7: [
-        ("ShoulderPitch", "y", (0, 0, 0)),
-        ("ShoulderRoll", "x", (0, 0, 0)),
-        ("ShoulderYaw", "z", (0, 0, 0)),
-        ("Elbow", "y", (0, 0, -0.15)),
-        ("WristYaw", "z", (0, 0, -0.14)),
-        ("WristPitch", "y", (0, 0, 0)),
-        ("WristRoll", "x", (0, 0, 0)),
-    ],
 }
+ARM_JOINTS[7] = ARM_JOINTS[5] + [("WristPitch", "y", (0, 0, 0)), ("WristRoll", "x", (0, 0, 0))]  # SRS
 ARM_LIMITS = {"x": (-0.4, 2.9), "y": (-3.0, 1.3), "z": (-2.0, 2.0)}
 
 

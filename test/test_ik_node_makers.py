@@ -15,11 +15,10 @@ import pytest
 import yaml
 from ik_node_harness import IKNodeClient, node_arguments, pose_stamped
 from maker_humanoids import MakerSpec, maker_urdf
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import spin_until
 
 pytest.importorskip("rclpy")
 
-from geometry_msgs.msg import PoseStamped
 
 from ik_solvers import RobotModel
 from ik_solvers.limbs import find_body
@@ -53,10 +52,7 @@ def body():
 def client(ros_module, tmp_path_factory):
     client = start(ros_module, tmp_path_factory, FLOOR_ROOT)
     client.wait_ready()
-    client.torso_poses = []
-    client.node.create_subscription(PoseStamped, "whole_body/torso_pose", client.torso_poses.append, 100)
-    client.whole_body = client.node.create_publisher(WholeBodyTarget, "whole_body/target", 10)
-    assert wait_for_matching(client.executor, client.whole_body), client.output()
+    client.listen_whole_body()
     return client
 
 

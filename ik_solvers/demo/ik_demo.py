@@ -18,11 +18,12 @@ import json
 import os
 import sys
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from ik_solvers import Chain, ModelError, RobotModel
+from ik_solvers import Chain, ModelError, RobotModel, make_solver
 from ik_solvers.demo import free_standing, servo_bus
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
@@ -31,6 +32,7 @@ from ik_solvers.demo.trajectories import DemoTrajectories
 from ik_solvers.limbs import find_body
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
+from ik_solvers.solvers.registry import kind_used
 
 LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
@@ -142,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ik_demo: cannot run on {path}: {problem}", file=sys.stderr)
         return 1
     urdf, model, options.chains = path.read_text(), body.model, body.chains
-    if not options.fixed_base:
-        return free_standing.run(options, urdf, model, ik_node_arguments(body.chains), IK_NODE, table_rows)
     chains = {name: model.chain(base, tip) for name, (base, tip) in body.chains.items()}
+    make_rows = partial(table_rows, first=first_solvers(chains))
+    if not options.fixed_base:
+        return free_standing.run(options, urdf, model, ik_node_arguments(body.chains), IK_NODE, make_rows)
     trajectories = DemoTrajectories(
         model,
         {n: chains[n] for n in LEGS},
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         children.stop_all()
-    rows = table_rows(run, trajectories)
+    rows = make_rows(run, trajectories)
     figures = write_figures(run, trajectories, urdf, servo, output)
     print(format_table(rows))
     print(f"\nfigures in {output}:")
@@ -184,13 +187,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def table_rows(run, trajectories: DemoTrajectories) -> list[ChainMetrics]:
-    """Legs over the whole motion; arms once per solver."""
+def first_solvers(chains: dict[str, Chain]) -> dict[str, str]:
+    """Chain name → the solver kind ``auto`` picks for it (the demo's first phase)."""
+    return {name: kind_used("auto", make_solver("auto", chain)) for name, chain in chains.items()}
+
+
+def table_rows(run, trajectories: DemoTrajectories, first: dict[str, str]) -> list[ChainMetrics]:
+    """Legs over the whole motion; arms once per solver; ``first``: each chain's first solver."""
     end, switch = trajectories.duration, run.switch_time or trajectories.phase
-    segments = [Segment(name, "geometric", 0.0, end) for name in LEGS if name in run.recording.chains]
+    segments = [Segment(name, first[name], 0.0, end) for name in LEGS if name in run.recording.chains]
     for name in ARMS:
         segments += [
-            Segment(name, "geometric", 0.0, switch),
+            Segment(name, first[name], 0.0, switch),
             Segment(name, run.second_solver, switch, end),
         ]
     rows = []
