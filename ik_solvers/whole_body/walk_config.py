@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
-OPTIONAL_SIZES = ("sole_length", "sole_width")  # 0: not given
+OPTIONAL_SIZES = ("sole_length", "sole_width", "timing_com_height")  # 0: not given
+SCALED_DURATIONS = ("single_support", "double_support", "start_transfer", "preview_time", "command_delay")
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,10 @@ class WalkConfig:
         sole_length, sole_width: the sole's size [m], a rectangle centred under each sole
             frame; 0 (default): the footprint comes from the feet's collision geometry
             (:mod:`ik_solvers.limbs.footprint`). Give both or neither.
+        timing_com_height: the CoM height [m] the durations above are given for; > 0: for a
+            robot whose nominal CoM height is z_c, every duration but ``dt`` scales by
+            √(z_c / timing_com_height) (the cart-table pendulum's time constant √(z_c / g) sets
+            how fast a robot of that size shifts its weight); 0: durations as given.
     """
 
     dt: float = 0.01
@@ -56,6 +61,7 @@ class WalkConfig:
     max_step_yaw: float = 0.4
     sole_length: float = 0.0
     sole_width: float = 0.0
+    timing_com_height: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -86,6 +92,14 @@ class WalkConfig:
     def sole_size(self) -> tuple[float, float] | None:
         """(length, width) [m] of the soles when given, else None (from the geometry)."""
         return (self.sole_length, self.sole_width) if self.sole_length > 0 else None
+
+    def for_com_height(self, com_height: float) -> WalkConfig:
+        """This configuration with its durations scaled for a CoM height [m] (see
+        ``timing_com_height``); itself when that is 0."""
+        if not self.timing_com_height:
+            return self
+        scale = math.sqrt(com_height / self.timing_com_height)
+        return replace(self, **{name: getattr(self, name) * scale for name in SCALED_DURATIONS})
 
     @property
     def step_period(self) -> float:
