@@ -1,6 +1,6 @@
 """ik_solvers: inverse kinematics for humanoid and legged robots described by a URDF.
 
-The library (this package, ``solvers``, ``control``, ``whole_body``) imports without ROS; only the
+The library (this package, ``solvers``, ``limbs``, ``control``, ``whole_body``) imports without ROS; only the
 feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy (README "Layout").
 """
 
