@@ -44,6 +44,6 @@ def test_a_robot_without_6_dof_legs_is_refused_with_the_reason(tmp_path):
     path.write_text(urdf)
     code, printed, _, _ = run_demo(tmp_path, RUN_TIMEOUT, "--urdf", str(path))
     assert code == 1, printed
-    assert re.search(r"ik_demo: cannot run on .*no legs: the two limbs ending lowest must have 6", printed), (
-        printed
-    )
+    assert re.search(
+        r"ik_demo: cannot run on .*no 6-DoF legs: the two limbs ending lowest must have 6", printed
+    ), printed

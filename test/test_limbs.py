@@ -132,7 +132,8 @@ def test_a_robot_without_6_dof_legs_is_refused_with_what_it_has():
             urdf,
         )
     body = find_body(RobotModel.from_urdf_string(urdf))
-    assert body.legs is None and body.sole_links is None
+    assert body.chains["left_leg"] == ("torso", "l_foot") and body.sole_links is None  # still chains for IK
+    assert [len(arm.joint_names) for arm in body.limbs.arms] == [7, 7]  # not taken for arms
     assert "6 movable joints" in body.whole_body_problem and "(5 joints)" in body.whole_body_problem
-    with pytest.raises(ValueError, match="cannot stand: no legs"):
+    with pytest.raises(ValueError, match="cannot stand: no 6-DoF legs"):
         StanceSolver(body.model)

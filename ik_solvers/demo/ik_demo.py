@@ -102,7 +102,7 @@ def ik_node_arguments(chains: dict[str, tuple[str, str]]) -> list[str]:
 def _unsupported(body, fixed_base: bool) -> str:
     """Why the demo cannot run on ``body``'s robot ("" when it can): it moves two legs and two
     arms of at least ARM_JOINTS joints, and the free-standing demo walks on them."""
-    if body.legs is None:
+    if body.legs is None or body.limbs.no_legs:  # the demo moves two 6-DoF legs
         return body.whole_body_problem
     arms = {limb.name: len(limb.joint_names) for limb in body.limbs.arms}
     if set(arms) != set(ARMS) or min(arms.values()) < ARM_JOINTS:

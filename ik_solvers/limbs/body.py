@@ -51,7 +51,7 @@ class Body:
 def find_body(model: RobotModel) -> Body:
     """The limbs of ``model``, with sole frames found or made (package docstring)."""
     limbs = find_limbs(model)
-    if limbs.legs is None:
+    if limbs.legs is None or limbs.no_legs:
         return Body(model, limbs, (), limbs.no_legs)
     frames, legs, problems = {}, [], []
     for leg in limbs.legs:

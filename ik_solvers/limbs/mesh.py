@@ -48,7 +48,7 @@ def _package_file(filename: str) -> Path:
         raise MeshError(f"mesh '{filename}': package:// needs the ament index (ROS 2)") from None
     try:
         return Path(get_package_share_directory(package)) / rest
-    except (PackageNotFoundError, LookupError, ValueError):
+    except (PackageNotFoundError, LookupError, ValueError, OSError):  # OSError: no AMENT_PREFIX_PATH
         raise MeshError(
             f"mesh '{filename}': the ament index does not know package '{package}' (source its workspace)"
         ) from None

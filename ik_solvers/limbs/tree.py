@@ -8,8 +8,9 @@ head) is trunk, and its own branches are searched in turn. Nothing here reads a 
 
 Which limb is which, at q = 0 in the root frame (REP-103: x forward, y left, z up):
 
-- legs: the two limbs whose end links are lowest, when both have 6 movable joints; the left one
-  is the one further along +y;
+- legs: the two limbs whose end links are lowest, when both have 6 movable joints, or when those
+  end links are the robot's lowest bodies (feet of fewer joints: chains for IK, but no standing);
+  the left one is the one further along +y;
 - arms: of the other limbs, those whose first joint lies off the middle plane (|y| above
   SIDE_FRACTION of the widest first joint); per side the one with the most joints;
 - everything else (a head, a tail, a second pair of arms): other limbs, not commanded by default.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ik_solvers.chain import MOVABLE_TYPES
+from ik_solvers.limbs.foot import rigid_links
 from ik_solvers.model import RobotModel
 
 LEG_JOINTS = 6
@@ -113,18 +115,30 @@ def find_limbs(model: RobotModel) -> Limbs:
     order = sorted(segments, key=lambda s: ends[s[1]][2])
     legs, no_legs = None, ""
     lowest = order[:2]
-    if len(lowest) == 2 and all(len(s[2]) == LEG_JOINTS for s in lowest):
+    six = len(lowest) == 2 and all(len(s[2]) == LEG_JOINTS for s in lowest)
+    counts = ", ".join(f"'{end}' ({len(joints)} joints)" for _, end, joints in lowest) or "none"
+    if six or (len(lowest) == 2 and _stands_on(model, [end for _, end, _ in lowest])):
         left, right = sorted(lowest, key=lambda s: -ends[s[1]][1])
-        legs = (_limb(model, "left_leg", left, left[1]), _limb(model, "right_leg", right, right[1]))
+        tips = (left[1], right[1]) if six else (_tool_frame(model, left[1]), _tool_frame(model, right[1]))
+        legs = (_limb(model, "left_leg", left, tips[0]), _limb(model, "right_leg", right, tips[1]))
         order = order[2:]
-    else:
-        counts = ", ".join(f"'{end}' ({len(joints)} joints)" for _, end, joints in lowest) or "none"
+    if not six:
         no_legs = (
-            f"no legs: the two limbs ending lowest must have {LEG_JOINTS} movable joints each; the "
-            f"lowest limbs of '{model.name}' end at {counts}"
+            f"no 6-DoF legs: the two limbs ending lowest must have {LEG_JOINTS} movable joints each to "
+            f"stand and walk; the lowest limbs of '{model.name}' end at {counts}"
         )
     arms, others = _arms(model, order)
     return Limbs(legs, arms, others, no_legs)
+
+
+def _stands_on(model: RobotModel, ends: list[str]) -> bool:
+    """Whether the links ``ends`` are the lowest bodies (links with mass or collision geometry) of
+    the robot at q = 0 (link origins; the links fixed to them count as theirs): its feet, whatever
+    their joint count."""
+    feet = {link for end in ends for link in rigid_links(model, end)}  # with what is fixed to them
+    bodies = {link for link in model.links if link in model.inertials or link in model.collisions}
+    others = [zero_pose(model, link)[2, 3] for link in bodies - feet]
+    return not others or max(zero_pose(model, end)[2, 3] for end in ends) < min(others)
 
 
 def _arms(model: RobotModel, segments: list) -> tuple[tuple[Limb, ...], tuple[Limb, ...]]:
