@@ -137,3 +137,19 @@ def test_a_robot_without_6_dof_legs_is_refused_with_what_it_has():
     assert "6 movable joints" in body.whole_body_problem and "(5 joints)" in body.whole_body_problem
     with pytest.raises(ValueError, match="cannot stand: no 6-DoF legs"):
         StanceSolver(body.model)
+
+
+def test_a_sole_frame_the_maker_gave_is_kept_and_the_walk_takes_the_configured_sole_size():
+    """Feet without collision geometry but with sole frames 4 cm below the ankles."""
+    frames = "".join(
+        f'<link name="{side}_sole_frame"/><joint name="{side}_sole_joint" type="fixed">'
+        f'<parent link="{side}_foot"/><child link="{side}_sole_frame"/><origin xyz="0 0 {SOLE_Z}"/></joint>'
+        for side in "lr"
+    )
+    urdf = maker_urdf(MakerSpec(foot="none")).replace("</robot>", frames + "</robot>")
+    body = find_body(RobotModel.from_urdf_string(urdf))
+    assert body.sole_links == ("l_sole_frame", "r_sole_frame") and body.added_soles == ()
+    with pytest.raises(ValueError, match="no <collision> geometry on foot 'l_foot'.*walk.sole_length"):
+        sole_geometry(body.model, "l_sole_frame")
+    walk = WalkingPatternGenerator(body.model, WalkConfig(sole_length=0.16, sole_width=0.08))
+    np.testing.assert_allclose(np.ptp(walk.geometry.soles[1].polygon, axis=0), (0.16, 0.08))

@@ -2,7 +2,8 @@
 
 At q = 0 the robot stands upright in its root frame (REP-103: z up). A *sole frame* is a
 massless link fixed to the foot whose origin lies on the sole plane (within CONTACT_TOLERANCE of
-the foot's lowest collision point) and whose z axis points up (within UPRIGHT_DEGREES). A foot
+the foot's lowest collision point; below the ankle when the foot has no collision geometry) and
+whose z axis points up (within UPRIGHT_DEGREES). A foot
 without one gets one (REP-120's convention):
 
 - origin: below the foot link's origin (the last leg joint, the ankle), on the plane through the
@@ -36,7 +37,10 @@ def existing_sole(model: RobotModel, foot: str) -> str | None:
         if link == foot or link in model.inertials or link in model.collisions:
             continue
         frame = pose @ in_foot
-        on_plane = not len(points) or abs(frame[2, 3] - points[:, 2].min()) <= CONTACT_TOLERANCE
+        if len(points):
+            on_plane = abs(frame[2, 3] - points[:, 2].min()) <= CONTACT_TOLERANCE
+        else:  # no geometry to tell the plane: a frame below the ankle
+            on_plane = frame[2, 3] < pose[2, 3] - CONTACT_TOLERANCE
         if frame[2, 2] >= upright and on_plane:
             return link
     return None
