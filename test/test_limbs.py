@@ -153,3 +153,13 @@ def test_a_sole_frame_the_maker_gave_is_kept_and_the_walk_takes_the_configured_s
         sole_geometry(body.model, "l_sole_frame")
     walk = WalkingPatternGenerator(body.model, WalkConfig(sole_length=0.16, sole_width=0.08))
     np.testing.assert_allclose(np.ptp(walk.geometry.soles[1].polygon, axis=0), (0.16, 0.08))
+
+
+def test_a_root_on_the_floor_walks_lowered_with_the_hips():
+    """The old rule (the root at torso_height_ratio of its own height over the soles, here 0 m)
+    left a straight-legged stance nothing could solve: refused with advice that could not help."""
+    body = body_of(root_on_floor=True)
+    geometry = WalkingPatternGenerator(body.model, WalkConfig(torso_height_ratio=0.9)).geometry
+    assert geometry.standing_height == pytest.approx(0.0, abs=1e-12)
+    assert geometry.torso_height == pytest.approx(-0.1 * geometry.leg_length)  # below the floor
+    assert geometry.leg_length == pytest.approx(0.505) and 0.4 < geometry.com_height < 0.5
