@@ -36,6 +36,7 @@ def test_durations_scale_with_the_square_root_of_the_com_height():
     assert taller.single_support == pytest.approx(1.2) and taller.double_support == pytest.approx(1.5)
     assert taller.preview_time == pytest.approx(1.5 * config.preview_time) and taller.dt == config.dt
     assert WalkConfig().for_com_height(0.9) == WalkConfig()  # timing_com_height 0: as given
+    assert config.for_com_height(0.4002) == config  # rounded to whole periods dt
 
 
 def test_a_robot_with_a_higher_com_walks_with_slower_steps():
@@ -50,7 +51,9 @@ def test_a_robot_with_a_higher_com_walks_with_slower_steps():
     shorter = WalkingPatternGenerator(RobotModel.from_urdf_string(variant_urdf("short_legs_lighter")), config)
     for walker in (longer, shorter):
         scale = (walker.geometry.com_height / config.timing_com_height) ** 0.5
-        assert walker.config.step_period == pytest.approx(scale * config.step_period)
+        assert walker.config.step_period == pytest.approx(scale * config.step_period, abs=config.dt)
+        periods = walker.config.single_support / config.dt  # whole control periods
+        assert periods == pytest.approx(round(periods), abs=1e-9)
     assert longer.config.step_period > config.step_period > shorter.config.step_period
 
 
