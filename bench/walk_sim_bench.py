@@ -72,7 +72,7 @@ def programme(name: str, urdf: str) -> None:
         run.stretches.append((command.name, begin, walker.robot.time))
     run.real_time_factors.append((walker.robot.time - run.stretches[0][1]) / (time.perf_counter() - start))
     print(f"\n{name}:")
-    print(format_walk_table(walk_metrics(run, walker.log.bases[0][2])))
+    print(format_walk_table(walk_metrics(run)))
     print("  (offline loop: no ROS; its real-time factor is that of the loop, not of the demo)")
 
 

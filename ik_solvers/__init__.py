@@ -1,7 +1,8 @@
 """ik_solvers: inverse kinematics for humanoid and legged robots described by a URDF.
 
-The library (this package, ``solvers``, ``control``, ``whole_body``) imports without ROS; only the
-feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy (docs/layout.md).
+The library (this package, ``description``, ``solvers``, ``limbs``, ``control``, ``whole_body``) imports
+without ROS; only the feature folders ``node``, ``sim``, ``hardware``, ``walk`` and ``demo`` import rclpy
+(docs/layout.md).
 """
 
 from ik_solvers.chain import Chain, Joint

@@ -48,17 +48,25 @@ class Inertial:
     center: np.ndarray
 
 
+SHAPE_KINDS = ("box", "cylinder", "sphere", "mesh")
+
+
 @dataclass(frozen=True)
-class CollisionBox:
-    """A ``<collision>`` box of a link.
+class CollisionShape:
+    """One ``<collision>`` geometry of a link.
 
     Attributes:
-        origin: (4, 4) the box centre's frame in the link frame [m].
-        size: (3,) full edge lengths along that frame's x, y, z [m].
+        kind: "box", "cylinder", "sphere" or "mesh".
+        origin: (4, 4) the geometry's frame in the link frame [m] (a box's or cylinder's centre).
+        size: box: (3,) full edge lengths along the frame's x, y, z [m]; cylinder: (radius,
+            length) [m], the axis along z; sphere: (radius,) [m]; mesh: (3,) scale factors.
+        filename: mesh only: the file as the URDF names it (``package://``, ``file://`` or a path).
     """
 
+    kind: str
     origin: np.ndarray
     size: np.ndarray
+    filename: str = ""
 
 
 def rpy_to_matrix(rpy: tuple[float, float, float]) -> np.ndarray:
@@ -119,13 +127,29 @@ def _inertial(link) -> Inertial:
     return Inertial(mass, center)
 
 
-def _collision_boxes(link) -> tuple[CollisionBox, ...]:
-    """The link's collision boxes (other geometry kinds are skipped)."""
-    return tuple(
-        CollisionBox(_origin_matrix(c.origin), np.array(c.geometry.size, dtype=float))
-        for c in link.collisions
-        if isinstance(c.geometry, urdf_parser.Box)
-    )
+def _collision_shapes(link) -> tuple[CollisionShape, ...]:
+    """The link's collision geometries; ModelError for a size that is not finite and positive."""
+    shapes = []
+    for collision in link.collisions:
+        geometry = collision.geometry
+        if isinstance(geometry, urdf_parser.Box):
+            kind, size = "box", geometry.size
+        elif isinstance(geometry, urdf_parser.Cylinder):
+            kind, size = "cylinder", (geometry.radius, geometry.length)
+        elif isinstance(geometry, urdf_parser.Sphere):
+            kind, size = "sphere", (geometry.radius,)
+        elif isinstance(geometry, urdf_parser.Mesh):
+            kind, size = "mesh", geometry.scale if geometry.scale is not None else (1.0, 1.0, 1.0)
+        else:
+            continue
+        size = np.array(size if np.ndim(size) else (size,) * 3, dtype=float)
+        if not np.all(np.isfinite(size) & (size > 0.0)):
+            raise ModelError(
+                f"link '{link.name}' has a collision {kind} of size {size.tolist()}; finite sizes > 0 are required"
+            )
+        filename = geometry.filename if kind == "mesh" else ""
+        shapes.append(CollisionShape(kind, _origin_matrix(collision.origin), size, filename))
+    return tuple(shapes)
 
 
 def _limits(joint) -> tuple[float, float, float, float]:
@@ -180,11 +204,13 @@ class RobotModel:
         links: list[str],
         joints: list[Joint],
         inertials: dict[str, Inertial] | None = None,
-        collision_boxes: dict[str, tuple[CollisionBox, ...]] | None = None,
+        collisions: dict[str, tuple[CollisionShape, ...]] | None = None,
+        source: Path | None = None,
     ) -> None:
         self.name = name
         self.inertials: dict[str, Inertial] = dict(inertials or {})  # links without one are absent
-        self.collision_boxes: dict[str, tuple[CollisionBox, ...]] = dict(collision_boxes or {})
+        self.collisions: dict[str, tuple[CollisionShape, ...]] = dict(collisions or {})  # same
+        self.source = source  # the URDF file read, if any: relative mesh paths start from its folder
         self.links: tuple[str, ...] = tuple(links)
         self.joints: dict[str, Joint] = _by_name(joints)
         self._parent_joint: dict[str, Joint] = _parent_joints(joints, self.links)
@@ -195,17 +221,20 @@ class RobotModel:
         _check_no_loop(self._parent_joint)
 
     @classmethod
-    def from_urdf_string(cls, xml: str) -> RobotModel:
+    def from_urdf_string(cls, xml: str, source: Path | None = None) -> RobotModel:
         """Parse URDF XML (or a xacro document, expanded first: see :mod:`ik_solvers.description`);
-        raise :class:`ModelError` with the parser's reason when it fails."""
+        raise :class:`ModelError` with the parser's reason when it fails.
+
+        ``source``: the file the XML came from (relative mesh paths are relative to its folder).
+        """
         if declares_xacro(xml):
-            xml = _described(description_from_string, xml).xml
+            xml = _described(description_from_string, xml, None, (), source.parent if source else None).xml
         robot = _parse_urdf(xml)
         joints = [_joint_from_urdf(j) for j in robot.joints]
         inertials = {link.name: _inertial(link) for link in robot.links if link.inertial is not None}
-        boxes = {link.name: _collision_boxes(link) for link in robot.links}
-        boxes = {name: found for name, found in boxes.items() if found}
-        return cls(robot.name, [link.name for link in robot.links], joints, inertials, boxes)
+        shapes = {link.name: _collision_shapes(link) for link in robot.links}
+        shapes = {name: found for name, found in shapes.items() if found}
+        return cls(robot.name, [link.name for link in robot.links], joints, inertials, shapes, source)
 
     @classmethod
     def from_urdf_file(
@@ -213,7 +242,47 @@ class RobotModel:
     ) -> RobotModel:
         """Read and parse a URDF or xacro file (see :func:`ik_solvers.description.load_description`
         for ``xacro_arguments`` and ``package_path``)."""
-        return cls.from_urdf_string(_described(load_description, path, xacro_arguments, package_path).xml)
+        description = _described(load_description, path, xacro_arguments, package_path)
+        return cls.from_urdf_string(description.xml, Path(path).absolute())
+
+    def with_frames(self, frames: dict[str, tuple[str, np.ndarray]]) -> RobotModel:
+        """A copy of this model with massless frame links added, each fixed to a link.
+
+        Args:
+            frames: new link name → (parent link, (4, 4) its pose in the parent link frame [m]).
+        Raises:
+            ModelError: a name is taken or a parent unknown.
+        """
+        joints = list(self.joints.values())
+        for name, (parent, origin) in frames.items():
+            if name in self.links:
+                raise ModelError(f"cannot add frame '{name}': robot '{self.name}' has a link of that name")
+            self._check_link(parent)
+            zero = np.zeros(3)
+            joints.append(
+                Joint(
+                    f"{name}_fixed",
+                    "fixed",
+                    parent,
+                    name,
+                    np.asarray(origin, float),
+                    zero,
+                    0.0,
+                    0.0,
+                    math.inf,
+                    math.inf,
+                )
+            )
+        links = [*self.links, *frames]
+        return RobotModel(self.name, links, joints, self.inertials, self.collisions, self.source)
+
+    def children(self, link: str) -> list[Joint]:
+        """The joints whose parent is ``link``, in URDF order."""
+        return [joint for joint in self.joints.values() if joint.parent == link]
+
+    def parent_joint(self, link: str) -> Joint | None:
+        """The joint leading to ``link``; None for the root."""
+        return self._parent_joint.get(link)
 
     def chain(self, base_link: str, tip_link: str) -> Chain:
         """The serial chain from ``base_link`` down to its descendant ``tip_link``."""

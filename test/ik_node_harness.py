@@ -19,6 +19,7 @@ from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 
 from ik_solvers.spatial import matrix_to_quaternion
+from ik_solvers_interfaces.msg import WholeBodyTarget
 from ik_solvers_interfaces.srv import SolveIK, SolveIKPath
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +77,16 @@ class IKNodeClient:
         node_path = f"{namespace}/{NODE_NAME}" if namespace else f"/{NODE_NAME}"
         self.parameters = ParameterClient(self.node, self.executor, node_path)
         self.list_client = self.node.create_client(ListParameters, f"{node_path}/list_parameters")
+
+    def listen_whole_body(self) -> None:
+        """Publish ``whole_body/target`` (:attr:`whole_body`) and record ``whole_body/torso_pose``
+        (:attr:`torso_poses`); wait until the node hears the targets."""
+        self.torso_poses: list[PoseStamped] = []
+        self.node.create_subscription(
+            PoseStamped, f"{self.prefix}whole_body/torso_pose", self.torso_poses.append, 100
+        )
+        self.whole_body = self.node.create_publisher(WholeBodyTarget, f"{self.prefix}whole_body/target", 10)
+        assert wait_for_matching(self.executor, self.whole_body), self.output()
 
     def output(self) -> str:
         """What the node process printed so far."""

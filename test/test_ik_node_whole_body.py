@@ -11,12 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ik_node_harness import IKNodeClient, node_arguments, positions_of
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import spin_until
 
 pytest.importorskip("rclpy")
 
 from builtin_interfaces.msg import Time
-from geometry_msgs.msg import PoseStamped
 
 from ik_solvers import RobotModel
 from ik_solvers.node.messages import pose_to_matrix
@@ -39,10 +38,7 @@ def client(ros_module):
     process = ros_module.processes.start_console_script("ik_node", *node_arguments())
     client = IKNodeClient(ros_module, process)
     client.wait_ready()
-    client.torso_poses = []
-    client.node.create_subscription(PoseStamped, "whole_body/torso_pose", client.torso_poses.append, 100)
-    client.whole_body = client.node.create_publisher(WholeBodyTarget, "whole_body/target", 10)
-    assert wait_for_matching(client.executor, client.whole_body), client.output()
+    client.listen_whole_body()
     return client
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 # Every ROS-free package, imported with all its modules; extend when one is added.
-ROS_FREE_PACKAGES = ["ik_solvers.solvers", "ik_solvers.control", "ik_solvers.whole_body"]
+ROS_FREE_PACKAGES = ["ik_solvers.solvers", "ik_solvers.limbs", "ik_solvers.control", "ik_solvers.whole_body"]
 # The top-level package: itself and its own modules, not the ROS feature folders below it.
 TOP_LEVEL = "ik_solvers"
 

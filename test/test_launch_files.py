@@ -116,7 +116,7 @@ def test_every_parameter_the_files_set_is_declared_by_the_node(processes, make_n
     from ros_helpers import spin_until
 
     names = _ik_node_parameter_names()
-    assert "chain_names" in names and "robot_description" in names
+    assert "jacobian.method" in names and "robot_description" in names  # chain_names: found in the tree
     process = processes.start_console_script("ik_node", *node_arguments(config=None))
     client = make_node("launch_parameter_check").create_client(ListParameters, "/ik_node/list_parameters")
     ready = spin_until(executor, lambda: client.service_is_ready() or process.poll() is not None)

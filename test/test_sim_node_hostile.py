@@ -20,7 +20,10 @@ pytest.importorskip("mujoco")
 from sensor_msgs.msg import JointState
 
 BROKEN = {  # case: (parameter override, what the one-line reason must say)
-    "malformed description": ("robot_description:=<robot name='r'><link name='a'>", "robot_description: URDF does not parse"),
+    "malformed description": (
+        "robot_description:=<robot name='r'><link name='a'>",
+        "robot_description: URDF does not parse",
+    ),
     "publish rate 0": ("publish_rate:=0.0", "publish_rate = 0.0 refused: a finite number in [1, 1000] [Hz]"),
     "control period 0": (
         "control_period:=0.0",

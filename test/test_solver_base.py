@@ -72,7 +72,7 @@ def test_no_seed_means_zero_clipped_into_the_limits(arm):
 
 def test_unknown_solver_kind_lists_the_valid_ones(arm):
     with pytest.raises(
-        UnknownSolverError, match="unknown solver 'analytic'; valid solvers: geometric, jacobian"
+        UnknownSolverError, match="unknown solver 'analytic'; valid solvers: auto, geometric, jacobian"
     ):
         make_solver("analytic", arm)
 

@@ -10,8 +10,7 @@ from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 
 from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
-from ik_solvers.whole_body import StanceSolver
-from ik_solvers.whole_body.sole import sole_geometry
+from ik_solvers.whole_body import StanceSolver, sole_geometry
 
 URDF_PATH = package_share_path("urdf", "humanoid.urdf")
 VARIANT = HumanoidSpec(

@@ -23,7 +23,7 @@ from ik_solvers.control.goal_change import NEW_GOAL, SMALL, judge
 from ik_solvers.control.statistics import ChainStats, JointStateStats, shortened
 from ik_solvers.frames import FrameTree
 from ik_solvers.model import RobotModel
-from ik_solvers.solvers import IKError, IKResult, Solver, make_solver, warm_up
+from ik_solvers.solvers import IKError, IKResult, Solver, UnsupportedChainError, make_solver, warm_up
 from ik_solvers.solvers.registry import solver_kind
 
 BOUNDED = ("revolute", "prismatic")  # joint types with position limits (continuous ones wrap)
@@ -62,9 +62,12 @@ class Commander:
         """Args: chains: name → (base_link, tip_link, solver kind); options: solver kind → its
         make_solver options (kinds not named get none).
 
+        A chain configured "geometric" that fits no closed form gets "auto" instead (the
+        Jacobian solver); :attr:`fallbacks` holds one line per such chain for the log.
+
         Raises:
             ModelError: a link is unknown or the links do not form a chain.
-            IKError: a solver kind is unknown or does not fit its chain.
+            IKError: a solver kind is unknown or its options are refused.
         """
         warm_up()  # every kind now, not at the first run-time switch to it
         self.frames = FrameTree(model)
@@ -77,15 +80,26 @@ class Commander:
         self.max_joint_jump = 0.5  # [rad or m] see jump_refusal
         self.allow_branch_switch = False
         self.limbs: dict[str, Limb] = {}
+        self.fallbacks: list[str] = []
         for name, (base, tip, kind) in chains.items():
             chain = model.chain(base, tip)
             limits = CommandFilter(chain.lower, chain.upper, chain.velocity_limits, chain.continuous)
-            self.limbs[name] = Limb(name, chain, kind, self.make_solver(kind, chain), limits)
+            try:
+                solver = self.make_solver(kind, chain)
+            except UnsupportedChainError:
+                if kind != "geometric":
+                    raise
+                kind, solver = "auto", self.make_solver("auto", chain)
+                self.fallbacks.append(
+                    f"{name}: no closed form fits its {chain.n} joints, solver 'geometric' falls back to "
+                    f"'auto' ({type(solver).__name__}{', position only' if chain.n < 6 else ''})"
+                )
+            self.limbs[name] = Limb(name, chain, kind, solver, limits)
 
     def make_solver(self, kind: str, chain: Chain, timeout: float = 0.0) -> Solver:
         """A solver of ``kind`` for ``chain`` with the kind's options; ``timeout`` [s] > 0
         replaces the configured time budget of kinds that take one."""
-        options = dict(self.options.get(kind, {}))
+        options = dict(self.options.get(solver_kind(kind).options_of or kind, {}))
         if timeout > 0.0 and solver_kind(kind).takes_timeout:
             options["timeout"] = timeout
         return make_solver(kind, chain, **options)
@@ -113,7 +127,7 @@ class Commander:
             built = {}
             for name, limb in self.limbs.items():
                 kind = kinds.get(name, limb.solver_kind)
-                if name in kinds or options.get(kind):
+                if name in kinds or options.get(solver_kind(kind).options_of or kind):
                     built[name] = (kind, self.make_solver(kind, limb.chain))
             for name in kinds:
                 self.limb(name)

@@ -21,6 +21,7 @@ from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.control.goal_change import joint_steps
 from ik_solvers.solvers import BatchResult
 from ik_solvers.solvers.checks import check_seed
+from ik_solvers.solvers.registry import kind_used
 
 # A path is solved in one service call, which blocks ik_node's (single-threaded) executor: no
 # target is tracked and no command is stepped meanwhile. At 6 ms per target for the arm's
@@ -75,7 +76,7 @@ def solve_path(commander: Commander, limb: Limb, targets: np.ndarray, seed: np.n
         result, how = limb.solver.solve_path(targets, seed), "whole path"
     else:
         result, how = _one_by_one(limb, targets, seed), "seeded one by one"
-    return _judged(commander, limb, result, seed, f"{limb.solver_kind}, {how}")
+    return _judged(commander, limb, result, seed, f"{kind_used(limb.solver_kind, limb.solver)}, {how}")
 
 
 def _one_by_one(limb: Limb, targets: np.ndarray, seed: np.ndarray | None) -> BatchResult:

@@ -35,7 +35,7 @@ from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.walk_log import WalkLog
-from ik_solvers.whole_body import WalkingPatternGenerator
+from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 LOCK_STEP_TIMEOUT = 1.0  # [s] sim_node waits this long for a period's command: under load on a
@@ -66,12 +66,14 @@ def parameter_file(urdf: str, folder: Path) -> Path:
     return path
 
 
-def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_rows) -> int:
-    """The free-standing demo (see the module docstring); 0 on success, 1 when the pipeline fails."""
+def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_node: str, table_rows) -> int:
+    """The free-standing demo (see the module docstring) of the robot ``urdf`` (XML), whose
+    ``model`` has its sole frames (:func:`ik_solvers.limbs.find_body`); 0 on success, 1 when the
+    pipeline fails."""
     output = options.output.resolve()
-    model = RobotModel.from_urdf_string(urdf)
     config = load_walk_config()
-    generator = WalkingPatternGenerator(model, config)
+    stance = StanceSolver(model)
+    generator = WalkingPatternGenerator(model, config, stance=stance)
     timeline, commands = PostureTimeline(generator), walk_commands(generator)
     arms = {
         name: model.chain(*ends) for name, ends in options.chains.items() if name in ("left_arm", "right_arm")
@@ -115,7 +117,7 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
             f"max_velocity_fraction:={VELOCITY_FRACTION}",
         )
         walk = run_walk(
-            WalkLog(model),
+            WalkLog.for_walk(stance, generator.geometry),
             timeline,
             commands,
             lambda: children.start("walk_node", *walk_node),
@@ -128,7 +130,7 @@ def run(options, urdf: str, ik_node_arguments: list[str], ik_node: str, table_ro
         return 1
     finally:
         children.stop_all()
-    metrics = walk_report.walk_metrics(walk, timeline.height)
+    metrics = walk_report.walk_metrics(walk)
     rows = table_rows(arm_run, trajectories)
     moments = [(name, timeline.moment(name)) for name in ("stance", "squat", "right lifted")]
     figures = _figures(walk, arm_run, trajectories, urdf, moments, output)

@@ -18,28 +18,30 @@ import json
 import os
 import sys
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from ik_solvers import Chain, RobotModel
+from ik_solvers import Chain, ModelError, RobotModel, make_solver
 from ik_solvers.demo import free_standing, servo_bus
 from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
 from ik_solvers.description import DescriptionError, load_description
-from ik_solvers.node.parameters import DEFAULT_CHAINS
+from ik_solvers.limbs import find_body
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
+from ik_solvers.solvers.registry import kind_used
 
-CHAINS = DEFAULT_CHAINS  # the node's default chains: both legs to the soles, both arms to the wrists
 LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
 IK_NODE = "ik_node"
 DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
 ARMS_DURATION = 16.0  # [s] of arm motion after the walk: the whole demo stays under three minutes
 JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
+ARM_JOINTS = 4  # the arms' circles take a shoulder and an elbow (and pole the elbow)
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
 
@@ -87,15 +89,29 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     return options
 
 
-def ik_node_arguments() -> list[str]:
-    """ROS arguments naming the demo's chains, all on the geometric solver at first, and the
-    Jacobian solver's time budget."""
-    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(CHAINS)}]"]
+def ik_node_arguments(chains: dict[str, tuple[str, str]]) -> list[str]:
+    """ROS arguments naming the demo's chains (name → base, tip links), all on the ``auto``
+    solver at first (the closed form where one fits), and the Jacobian solver's time budget."""
+    arguments = ["--ros-args", "-r", f"__node:={IK_NODE}", "-p", f"chain_names:=[{','.join(chains)}]"]
     arguments += ["-p", f"jacobian.timeout:={JACOBIAN_TIMEOUT!r}"]
-    for name, (base, tip) in CHAINS.items():
+    for name, (base, tip) in chains.items():
         arguments += ["-p", f"chains.{name}.base_link:={base}", "-p", f"chains.{name}.tip_link:={tip}"]
-        arguments += ["-p", f"chains.{name}.solver:=geometric"]
+        arguments += ["-p", f"chains.{name}.solver:=auto"]
     return arguments
+
+
+def _unsupported(body, fixed_base: bool) -> str:
+    """Why the demo cannot run on ``body``'s robot ("" when it can): it moves two legs and two
+    arms of at least ARM_JOINTS joints, and the free-standing demo walks on them."""
+    if body.legs is None or body.limbs.no_legs:  # the demo moves two 6-DoF legs
+        return body.whole_body_problem
+    arms = {limb.name: len(limb.joint_names) for limb in body.limbs.arms}
+    if set(arms) != set(ARMS) or min(arms.values()) < ARM_JOINTS:
+        found = ", ".join(f"{name} ({count} joints)" for name, count in arms.items()) or "none"
+        return f"the demo moves a left and a right arm of at least {ARM_JOINTS} joints; found: {found}"
+    if not fixed_base and body.whole_body_problem:
+        return f"it cannot stand: {body.whole_body_problem} (--fixed-base moves the legs without standing)"
+    return ""
 
 
 def hover_height(chains: dict[str, Chain]) -> float:
@@ -118,17 +134,23 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises
     os.environ.pop("ROS_STATIC_PEERS", None)
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
+    path = options.urdf or package_share_path("urdf", "humanoid.urdf")
     try:
-        description = load_description(options.urdf or package_share_path("urdf", "humanoid.urdf"))
-    except DescriptionError as error:
-        print(f"ik_demo: {error}", file=sys.stderr)
+        description = load_description(path)
+        body = find_body(RobotModel.from_urdf_string(description.xml, description.source))
+    except (DescriptionError, ModelError) as error:
+        print(f"ik_demo: cannot run on {path}: {error}", file=sys.stderr)
+        return 1
+    problem = _unsupported(body, options.fixed_base)
+    if problem:
+        print(f"ik_demo: cannot run on {path}: {problem}", file=sys.stderr)
         return 1
     urdf = description.self_contained()  # the children and the figures find its meshes without its file
+    model, options.chains = body.model, body.chains
+    chains = {name: model.chain(base, tip) for name, (base, tip) in body.chains.items()}
+    make_rows = partial(table_rows, first=first_solvers(chains))
     if not options.fixed_base:
-        options.chains = CHAINS
-        return free_standing.run(options, urdf, ik_node_arguments(), IK_NODE, table_rows)
-    model = RobotModel.from_urdf_string(urdf)
-    chains = {name: model.chain(base, tip) for name, (base, tip) in CHAINS.items()}
+        return free_standing.run(options, urdf, model, ik_node_arguments(body.chains), IK_NODE, make_rows)
     trajectories = DemoTrajectories(
         model,
         {n: chains[n] for n in LEGS},
@@ -147,14 +169,14 @@ def main(argv: list[str] | None = None) -> int:
         children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo), *remaps)
         if options.servo_bus:
             bus_stats = servo_bus.start(children, options.servo_bus, output)
-        children.start(IK_NODE, *ik_node_arguments(), *robot)
+        children.start(IK_NODE, *ik_node_arguments(body.chains), *robot)
         run = run_motion(chains, trajectories, options.rate, children, IK_NODE)
     except (RuntimeError, TimeoutError) as error:
         print(f"ik_demo: failed: {error}", file=sys.stderr)
         return 1
     finally:
         children.stop_all()
-    rows = table_rows(run, trajectories)
+    rows = make_rows(run, trajectories)
     figures = write_figures(run, trajectories, urdf, servo, output)
     print(format_table(rows))
     print(f"\nfigures in {output}:")
@@ -168,13 +190,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def table_rows(run, trajectories: DemoTrajectories) -> list[ChainMetrics]:
-    """Legs over the whole motion; arms once per solver."""
+def first_solvers(chains: dict[str, Chain]) -> dict[str, str]:
+    """Chain name → the solver kind ``auto`` picks for it (the demo's first phase)."""
+    return {name: kind_used("auto", make_solver("auto", chain)) for name, chain in chains.items()}
+
+
+def table_rows(run, trajectories: DemoTrajectories, first: dict[str, str]) -> list[ChainMetrics]:
+    """Legs over the whole motion; arms once per solver; ``first``: each chain's first solver."""
     end, switch = trajectories.duration, run.switch_time or trajectories.phase
-    segments = [Segment(name, "geometric", 0.0, end) for name in LEGS if name in run.recording.chains]
+    segments = [Segment(name, first[name], 0.0, end) for name in LEGS if name in run.recording.chains]
     for name in ARMS:
         segments += [
-            Segment(name, "geometric", 0.0, switch),
+            Segment(name, first[name], 0.0, switch),
             Segment(name, run.second_solver, switch, end),
         ]
     rows = []

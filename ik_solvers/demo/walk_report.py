@@ -29,7 +29,7 @@ TARGETS = {  # what the issue asks of each figure: (bound, True when it is a low
 GIF_FPS = 2.0  # frames per simulated second
 
 
-def walk_metrics(run, standing_height: float) -> WalkMetrics:
+def walk_metrics(run) -> WalkMetrics:
     """The walking figures of ``run`` (see :mod:`ik_solvers.walk.walk_metrics`)."""
     measured = run.log.measured()
     times, base = measured["times"], measured["base"]
@@ -41,7 +41,7 @@ def walk_metrics(run, standing_height: float) -> WalkMetrics:
     heading = wm.heading_change(times, base, walk_start, walk_end)
     factors = run.real_time_factors
     return WalkMetrics(
-        fell=wm.fell(base, standing_height),
+        fell=wm.fell(base, measured["com"]),
         distance_m=wm.displacement(times, base, forward_start, turn_start),
         commanded_distance_m=FORWARD,
         heading_error_deg=float(abs(np.degrees(heading - TURN))),

@@ -21,8 +21,10 @@ from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb
 from ik_solvers.control.statistics import shortened
+from ik_solvers.limbs import Body, find_body
 from ik_solvers.model import RobotModel
 from ik_solvers.node import messages
+from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.diagnostics import chain_status, diagnostic_array, joint_states_status
 from ik_solvers.node.executable import START_ERRORS, run_node
 from ik_solvers.node.log_bridge import forward_library_log
@@ -52,10 +54,13 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
-        self.config, self.parameters = declare_parameters(self)
-        model = RobotModel.from_urdf_string(self.config.robot_description)
+        description = declare_robot_description(self)
+        body = find_body(RobotModel.from_urdf_string(description.xml, description.source))
+        self.config, self.parameters = declare_parameters(self, body.chains)
         chains = {c.name: (c.base_link, c.tip_link, c.solver) for c in self.config.chains}
-        self.commander = Commander(model, chains, self.config.solver_options)
+        self.commander = Commander(body.model, chains, self.config.solver_options)
+        for fallback in self.commander.fallbacks:
+            self.get_logger().warning(fallback)
         self.commander.max_joint_jump = self.config.max_joint_jump
         self.commander.allow_branch_switch = self.config.allow_branch_switch
         self.fraction = self.config.max_velocity_fraction
@@ -63,11 +68,11 @@ class IKNode(Node):
         self.target_age = TargetAge(self.get_clock(), self.config.max_target_age)
         commanded = tuple(n for limb in self.commander.limbs.values() for n in limb.chain.joint_names)
         self.outputs = make_outputs(OutputContext(self, self.config, commanded, self._warn))
-        self._create_interfaces()
+        self._create_interfaces(body)
         self.parameters.on_change(self.apply_parameters)
         self.get_logger().info(f"ready: chains {', '.join(self.commander.limbs)}")
 
-    def _create_interfaces(self) -> None:
+    def _create_interfaces(self, body: Body) -> None:
         for name, limb in self.commander.limbs.items():
             self.create_subscription(
                 PoseStamped, f"{name}/target_pose", partial(self.on_target, limb), LATEST_ONLY
@@ -80,7 +85,7 @@ class IKNode(Node):
         self.create_timer(1.0 / self.config.command_rate, self.on_command_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self.publish_diagnostics)
         self.whole_body = WholeBodyInterface(
-            self, self.commander, self.accept_goals, self._warn, self.target_age
+            self, self.commander, body, self.accept_goals, self._warn, self.target_age
         )
         # The services last: clients take an answering service for a started node, so nothing may
         # still be loading then (the stance solver's kernels: a SIGINT arriving while numba loads

@@ -5,10 +5,13 @@ Parameters (all relative to the node; see docs/node.md):
 
 - ``robot_description`` (string, read-only): URDF or xacro XML; default the packaged humanoid; or
   ``robot_description_file``, ``xacro_arguments``, ``package_path``
-  (:mod:`ik_solvers.node.description_parameters`).
-- ``chain_names`` (string array, read-only): the chains the node commands.
-- ``chains.<name>.base_link`` / ``tip_link`` (string, read-only), ``chains.<name>.solver``
-  (string, settable at run time): ``geometric`` or ``jacobian``.
+  (:mod:`ik_solvers.node.description_parameters`, read by the node before these).
+- ``chain_names`` (string array, read-only): the chains the node commands; default: the limbs
+  found in the robot's tree (:mod:`ik_solvers.limbs`: ``left_leg``, ``right_leg``, ``left_arm``,
+  ``right_arm``, those it has).
+- ``chains.<name>.base_link`` / ``tip_link`` (string, read-only; default for a found limb: its
+  links), ``chains.<name>.solver`` (string, settable at run time): ``auto`` (default),
+  ``geometric`` or ``jacobian``.
 - ``<kind>.<option>``: make_solver options of a solver kind, settable at run time (the table
   :data:`SOLVER_PARAMETERS`): ``jacobian.method`` / ``max_iterations`` / ``tolerance`` /
   ``damping`` / ``timeout`` (seconds).
@@ -35,19 +38,12 @@ from dataclasses import dataclass
 
 from rclpy.node import Node
 
-from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule
 from ik_solvers.solvers import SOLVERS
 from ik_solvers.solvers.numeric.options import METHODS as JACOBIAN_METHODS
 
-DEFAULT_CHAINS = {
-    "left_leg": ("base_link", "l_sole"),
-    "right_leg": ("base_link", "r_sole"),
-    "left_arm": ("base_link", "l_wrist"),
-    "right_arm": ("base_link", "r_wrist"),
-}
-DEFAULT_SOLVER = "geometric"
+DEFAULT_SOLVER = "auto"
 
 
 @dataclass(frozen=True)
@@ -64,7 +60,6 @@ class ChainConfig:
 class NodeConfig:
     """Everything the node reads from its parameters at start-up."""
 
-    robot_description: str
     chains: tuple[ChainConfig, ...]
     solver_options: dict[str, dict[str, object]]  # solver kind → its make_solver options
     max_velocity_fraction: float
@@ -95,7 +90,6 @@ SOLVER_PARAMETERS: dict[str, dict[str, Rule]] = {
 
 # The parameters that do not depend on chain names.
 STATIC_PARAMETERS = {
-    "chain_names": Rule(tuple(DEFAULT_CHAINS), "chains the node commands", start_up_only=True),
     "max_velocity_fraction": Rule(
         0.5, "share of each joint's URDF velocity limit a command may use", "", 1e-6, 1.0
     ),
@@ -121,27 +115,37 @@ STATIC_PARAMETERS = {
 }
 
 
-def declare_parameters(node: Node) -> tuple[NodeConfig, NodeParameters]:
-    """Declare every parameter of the ik_node on ``node`` and read them.
+def declare_parameters(node: Node, found: dict[str, tuple[str, str]]) -> tuple[NodeConfig, NodeParameters]:
+    """Declare every parameter of the ik_node but the description's on ``node`` and read them.
 
+    Args:
+        found: the limbs found in the robot's tree, name → (base link, tip link): the default
+            chains and their links.
     Raises:
         ParameterError: a value is refused (the message names it and what is accepted).
-        ValueError: a chain has no base_link/tip_link and no default exists for its name;
-            DescriptionError (a ValueError): the robot description does not load.
+        ValueError: no chains, or a chain without base_link/tip_link that is no found limb.
     """
-    description = declare_robot_description(node)
     solver_rules = {
         f"{kind}.{option}": rule
         for kind, options in SOLVER_PARAMETERS.items()
         for option, rule in options.items()
     }
-    parameters = NodeParameters(node, {**STATIC_PARAMETERS, **solver_rules})
+    chain_names = Rule(
+        tuple(found),
+        "chains the node commands; default: the limbs found in the robot's tree",
+        start_up_only=True,
+    )
+    parameters = NodeParameters(node, {"chain_names": chain_names, **STATIC_PARAMETERS, **solver_rules})
     names = parameters["chain_names"]
-    parameters.add({name: rule for chain in names for name, rule in _chain_rules(chain).items()})
+    if not names:
+        raise ValueError(
+            "no chains to command: the robot's tree has no limbs the package recognises; name them in "
+            "chain_names with chains.<name>.base_link and tip_link"
+        )
+    parameters.add({name: rule for chain in names for name, rule in _chain_rules(chain, found).items()})
     return (
         NodeConfig(
-            robot_description=description.xml,
-            chains=tuple(_chain(parameters, chain) for chain in names),
+            chains=tuple(_chain(parameters, chain, found) for chain in names),
             solver_options={
                 kind: {option: parameters[f"{kind}.{option}"] for option in options}
                 for kind, options in SOLVER_PARAMETERS.items()
@@ -159,8 +163,8 @@ def declare_parameters(node: Node) -> tuple[NodeConfig, NodeParameters]:
     )
 
 
-def _chain_rules(name: str) -> dict[str, Rule]:
-    base, tip = DEFAULT_CHAINS.get(name, ("", ""))
+def _chain_rules(name: str, found: dict[str, tuple[str, str]]) -> dict[str, Rule]:
+    base, tip = found.get(name, ("", ""))
     return {
         f"chains.{name}.base_link": Rule(base, "chain base link", start_up_only=True),
         f"chains.{name}.tip_link": Rule(tip, "chain tip link", start_up_only=True),
@@ -168,13 +172,13 @@ def _chain_rules(name: str) -> dict[str, Rule]:
     }
 
 
-def _chain(parameters: NodeParameters, name: str) -> ChainConfig:
+def _chain(parameters: NodeParameters, name: str, found: dict[str, tuple[str, str]]) -> ChainConfig:
     prefix = f"chains.{name}"
     base, tip = parameters[f"{prefix}.base_link"], parameters[f"{prefix}.tip_link"]
     if not base or not tip:
         raise ValueError(
             f"chain '{name}' needs {prefix}.base_link and {prefix}.tip_link (links of the URDF); "
-            f"chains with defaults: {', '.join(DEFAULT_CHAINS)}"
+            f"limbs found in the robot's tree (their links are the defaults): {', '.join(found) or 'none'}"
         )
     return ChainConfig(name, base, tip, parameters[f"{prefix}.solver"])
 

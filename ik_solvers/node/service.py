@@ -19,6 +19,7 @@ import numpy as np
 from ik_solvers.control.commander import Commander, Limb, RequestError
 from ik_solvers.node import messages
 from ik_solvers.node.requests import ServiceHandler, request_seed
+from ik_solvers.solvers.registry import kind_used
 from ik_solvers_interfaces.srv import SolveIK
 
 
@@ -51,7 +52,7 @@ class SolveIKHandler(ServiceHandler):
         response.position_error = float(result.position_error)
         response.orientation_error = float(result.orientation_error)
         response.iterations = int(result.iterations)
-        response.solver_used = kind
+        response.solver_used = kind_used(kind, solver or limb.solver)
         response.continuous = bool(result.continuous)
         response.message = result.message or ("solved" if result.success else "no solution")
         response.message += seed_note

@@ -9,8 +9,11 @@ chains exactly as a per-chain target would: same joint and velocity limits, late
 a failed solve holds the last command. The torso pose it chose is published on
 ``whole_body/torso_pose`` (geometry_msgs/PoseStamped in the world frame).
 
-The legs are the node's chains whose joints are the stance solver's left and right leg joints
-(``left_leg`` and ``right_leg`` by default); without both, the interface is off (logged).
+The legs are the ones found in the robot's tree (:mod:`ik_solvers.limbs`), from the root (the
+floating base) to their soles; the node's chains that command exactly their joints (``left_leg``
+and ``right_leg`` by default) carry the commands. When the robot cannot stand (no two 6-DoF legs,
+no sole frames, no mass) or no chains command the legs, the interface is off and one log line
+says why; per-chain IK is unaffected.
 Parameter ``whole_body.world_frame`` (string, default ``odom``): the world frame of targets whose
 header names none; a target in another frame is refused. Targets pass the per-chain targets' stamp
 check (``max_target_age``, :class:`~ik_solvers.node.target_age.TargetAge`); soles swapped or
@@ -29,6 +32,7 @@ from geometry_msgs.msg import PoseStamped
 from rclpy.node import Node
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.limbs import Body
 from ik_solvers.node import messages
 from ik_solvers.node.messages import MessageError
 from ik_solvers.node.target_age import TargetAge
@@ -51,6 +55,7 @@ class WholeBodyInterface:
     Args:
         node: the ik_node (topics are created on it, relative to its namespace).
         commander: the node's commander (limbs, measured and commanded joint positions).
+        body: the robot's limbs and soles (its model is the commander's).
         accept: called with [(limb, goal (n,) [rad])] and the target's stamp (None: unstamped);
             shapes and publishes the commands.
         refuse: logs a refusal's reason or a warning (throttled); the interface counts refusals
@@ -62,21 +67,35 @@ class WholeBodyInterface:
         self,
         node: Node,
         commander: Commander,
+        body: Body,
         accept: Callable[[list[tuple[Limb, np.ndarray]], object], None],
         refuse: Callable[[str], None],
         target_age: TargetAge,
     ) -> None:
         self.commander, self.accept, self.refuse, self.target_age = commander, accept, refuse, target_age
         self.world_frame = node.declare_parameter("whole_body.world_frame", DEFAULT_WORLD_FRAME).value
-        self.solver = StanceSolver(commander.frames.model)
-        self.legs = self._leg_limbs()
         self.solve_time = 0.0  # [s] of the last stance solve
-        if self.legs is None:
-            node.get_logger().info("whole-body interface off: no chains command exactly the two legs")
+        problem = self._set_up(body)
+        if problem:
+            node.get_logger().info(f"whole-body interface off: {problem}")
             return
         self.torso_publisher = node.create_publisher(PoseStamped, "whole_body/torso_pose", 10)
         node.create_subscription(WholeBodyTarget, "whole_body/target", self.on_target, 1)
         self.clock = node.get_clock()
+
+    def _set_up(self, body: Body) -> str:
+        """Build the stance solver and find the leg limbs; why not, or "" when done."""
+        if body.sole_links is None:
+            return f"robot '{body.model.name}' cannot stand: {body.whole_body_problem}"
+        try:
+            self.solver = StanceSolver(body.model, *body.sole_links)
+        except ValueError as error:  # no mass, or legs no solver can take
+            return str(error)
+        self.legs = self._leg_limbs()
+        if self.legs is None:
+            legs = " and ".join(f"[{', '.join(chain.joint_names)}]" for chain in self.solver.legs.chains)
+            return f"no chains command exactly the legs' joints {legs}"
+        return ""
 
     def _leg_limbs(self) -> tuple[Limb, Limb] | None:
         """The limbs commanding the left and right legs' joints, in the stance solver's order."""

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ik_solvers.limbs.footprint import SoleGeometry
 from ik_solvers.walk.walk_metrics import footprint_hull, polygon_margin
-from ik_solvers.whole_body.sole import SoleGeometry
 
 MIN_HEADING = 1e-6  # [-] soles whose x axes cancel on the floor have no mean heading: not judged
 

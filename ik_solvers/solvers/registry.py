@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ik_solvers.solvers.base import Solver
-from ik_solvers.solvers.errors import UnknownSolverError
+from ik_solvers.solvers.errors import UnknownSolverError, UnsupportedChainError
 
 if TYPE_CHECKING:
     from ik_solvers.chain import Chain
+
+
+FULL_POSE_JOINTS = 6  # fewer joints cannot set all six components of a pose
 
 
 def _nothing() -> None:
@@ -37,12 +40,14 @@ class SolverKind:
         description: one line for error messages and parameter descriptions.
         takes_timeout: ``build`` accepts ``timeout`` [s], a time budget per solve (closed forms
             need none).
+        options_of: the kind whose options ``build`` takes ("" = its own).
     """
 
     build: Callable[..., Solver]
     warm_up: Callable[[], None] = _nothing
     description: str = ""
     takes_timeout: bool = False
+    options_of: str = ""
 
 
 def _build_geometric(chain: Chain, **options: object) -> Solver:
@@ -57,6 +62,18 @@ def _build_jacobian(chain: Chain, **options: object) -> Solver:
     return JacobianSolver(chain, **options)
 
 
+def _build_auto(chain: Chain, **options: object) -> Solver:
+    """The closed form where the chain's structure fits one, else the Jacobian solver with
+    ``options``; position only (``task="position"``) for a chain of fewer than 6 joints."""
+    try:
+        return _build_geometric(chain)
+    except UnsupportedChainError:
+        pass
+    if chain.n < FULL_POSE_JOINTS:
+        options = {"task": "position", **options}
+    return _build_jacobian(chain, **options)
+
+
 def _warm_up_jacobian() -> None:
     from ik_solvers.solvers.numeric.jacobian import prepare_kernels
 
@@ -64,6 +81,14 @@ def _warm_up_jacobian() -> None:
 
 
 SOLVERS: dict[str, SolverKind] = {
+    "auto": SolverKind(
+        _build_auto,
+        _warm_up_jacobian,
+        description="the closed form where the chain's structure fits one, else the Jacobian solver "
+        "(position only for chains of fewer than 6 joints)",
+        takes_timeout=True,
+        options_of="jacobian",
+    ),
     "geometric": SolverKind(
         _build_geometric,
         description="closed forms picked from the chain's structure (leg, 7-DoF arm, planar)",
@@ -78,7 +103,8 @@ SOLVERS: dict[str, SolverKind] = {
 
 
 def make_solver(kind: str, chain: Chain, **options: object) -> Solver:
-    """The solver ``kind`` ("geometric" or "jacobian") for ``chain``, configured by ``options``.
+    """The solver ``kind`` ("auto", "geometric" or "jacobian") for ``chain``, configured by
+    ``options`` ("auto" takes the Jacobian solver's options, used when it picks that solver).
 
     Raises:
         UnknownSolverError: no solver of that name; the message lists the valid names.
@@ -86,6 +112,14 @@ def make_solver(kind: str, chain: Chain, **options: object) -> Solver:
         InvalidOptionError: an option the kind does not accept, or a value out of its range.
     """
     return solver_kind(kind).build(chain, **options)
+
+
+def kind_used(kind: str, solver: Solver) -> str:
+    """The kind that answers for a solver built as ``kind``: for "auto", the one it picked
+    ("geometric" or "jacobian", told by the solver's package); else ``kind`` itself."""
+    if kind != "auto":
+        return kind
+    return "jacobian" if type(solver).__module__.startswith("ik_solvers.solvers.numeric") else "geometric"
 
 
 def solver_kind(kind: str) -> SolverKind:

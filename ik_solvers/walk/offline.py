@@ -36,12 +36,12 @@ class OfflineWalker:
     def __init__(
         self, urdf_xml: str, config: WalkConfig | None = None, servo: ServoConfig | None = None
     ) -> None:
-        self.model = RobotModel.from_urdf_string(urdf_xml)
-        self.stance = StanceSolver(self.model)
+        self.stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
+        self.model = self.stance.model  # with the sole frames found or made for it
         self.generator = WalkingPatternGenerator(self.model, config, stance=self.stance)
         servo = servo or ServoConfig()
         self.robot = MujocoRobot(urdf_xml, ServoConfig(**{**servo.__dict__, "floating_base": True}))
-        self.log = WalkLog(self.model)
+        self.log = WalkLog.for_walk(self.stance, self.generator.geometry)
         self.solve_seconds: list[float] = []  # per tick: pattern + stance solve [s]
         self._index = {name: i for i, name in enumerate(self.robot.joint_names)}
         first = self.generator.step()

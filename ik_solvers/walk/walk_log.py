@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ik_solvers.model import RobotModel
-from ik_solvers.whole_body import CenterOfMass
+from ik_solvers.whole_body import CenterOfMass, SoleGeometry, StanceSolver, WalkGeometry
 
 SUPPORT_CODES = {"double": 0, "left": 1, "right": 2}  # WholeBodyTarget's SUPPORT_* values
 
@@ -37,10 +37,15 @@ def base_matrix(pose: np.ndarray) -> np.ndarray:
 class WalkLog:
     """Plan and measurement samples of one walk; see the module docstring."""
 
-    def __init__(self, model: RobotModel, left_sole: str = "l_sole", right_sole: str = "r_sole") -> None:
+    def __init__(
+        self, model: RobotModel, soles: tuple[str, str], footprints: tuple[SoleGeometry, SoleGeometry]
+    ) -> None:
+        """Args: model: the robot, with its sole frames (``StanceSolver.model``); soles: the (left,
+        right) sole links; footprints: their footprints (for the support polygons)."""
         self.model = model
         self.com_model = CenterOfMass(model)
-        self.legs = (model.chain(model.root, left_sole), model.chain(model.root, right_sole))
+        self.legs = (model.chain(model.root, soles[0]), model.chain(model.root, soles[1]))
+        self.footprints = footprints
         self.plan_times: list[float] = []
         self.supports: list[int] = []
         self.planned_soles: list[np.ndarray] = []  # (2, 4, 4) left, right
@@ -49,6 +54,11 @@ class WalkLog:
         self.measured_times: list[float] = []
         self.bases: list[np.ndarray] = []  # (7,)
         self.joints: list[np.ndarray] = []  # (n,) in CenterOfMass.joint_names order
+
+    @classmethod
+    def for_walk(cls, stance: StanceSolver, geometry: WalkGeometry) -> WalkLog:
+        """A log of the walk that ``stance`` solves, with ``geometry``'s footprints."""
+        return cls(stance.model, stance.legs.sole_links, geometry.soles)
 
     def add_plan(self, t: float, support: str, left: np.ndarray, right: np.ndarray, com, zmp) -> None:
         """A planned instant: support ("double" | "left" | "right"), soles (4, 4), CoM and ZMP (2,) [m]."""

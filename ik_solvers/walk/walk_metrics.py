@@ -3,7 +3,7 @@
 No ROS here. Every figure comes from the measured series (the simulator's torso pose and joint
 positions: the soles and the CoM by FK), the plan only says which sole is in support:
 
-- fell: the torso's height fell below ``FALL_HEIGHT`` of its standing height, or it tilted more
+- fell: the CoM's height fell below ``FALL_HEIGHT`` of its standing height, or the torso tilted more
   than ``FALL_TILT`` [deg], at any instant,
 - distance: horizontal displacement of the torso over a stretch [m],
 - heading error: the torso's final yaw against the commanded one [deg],
@@ -23,11 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial import ConvexHull
 
+from ik_solvers.limbs.footprint import SoleGeometry
 from ik_solvers.walk.walk_log import SUPPORT_CODES, WalkLog
-from ik_solvers.whole_body import sole_geometry
-from ik_solvers.whole_body.sole import SoleGeometry
 
-FALL_HEIGHT = 0.6  # fraction of the standing torso height
+FALL_HEIGHT = 0.6  # fraction of the standing CoM height
 FALL_TILT = 30.0  # [deg]
 SLIP_SETTLE = 0.05  # [s]
 DOUBLE, LEFT, RIGHT = SUPPORT_CODES["double"], SUPPORT_CODES["left"], SUPPORT_CODES["right"]
@@ -60,14 +59,16 @@ def yaw(base: np.ndarray) -> np.ndarray:
     return np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
 
 
-def fell(base: np.ndarray, standing_height: float) -> bool:
-    """True when the torso ever dropped below FALL_HEIGHT of ``standing_height`` or tilted > FALL_TILT."""
-    return bool(np.any(base[:, 2] < FALL_HEIGHT * standing_height) or np.any(tilt_degrees(base) > FALL_TILT))
+def fell(base: np.ndarray, com: np.ndarray) -> bool:
+    """True when the CoM (N, 3) [m] ever dropped below FALL_HEIGHT of its first height (standing)
+    or the root's pose (N, 7) tilted more than FALL_TILT. The CoM, not the root: a root frame may
+    sit on the floor."""
+    return bool(np.any(com[:, 2] < FALL_HEIGHT * com[0, 2]) or np.any(tilt_degrees(base) > FALL_TILT))
 
 
 def support_polygons(log: WalkLog, soles: np.ndarray, support: np.ndarray) -> list[np.ndarray | None]:
     """Per sample the support polygon's (k, 2) corners (convex hull), None without support."""
-    geometry = [sole_geometry(log.model, chain.tip_link) for chain in log.legs]
+    geometry = log.footprints
     polygons = []
     for pair, code in zip(soles, support):
         sides = {DOUBLE: (0, 1), LEFT: (0,), RIGHT: (1,)}.get(int(code), ())

@@ -12,7 +12,7 @@ Public API (stable; extend, don't rename)::
     com.position(q, base_pose)                      # (3,) world [m]; q (N, n), poses (N, 4, 4) → (N, 3)
     com.jacobian(q, base_pose)                      # (3, 6 + n): base v, base w (world), joints
 
-    stance = StanceSolver(model)                    # legs l_sole / r_sole from the root (torso)
+    stance = StanceSolver(model)                    # legs and soles found in the tree (ik_solvers.limbs)
     r = stance.solve(left_sole, right_sole, torso_height, torso_rotation=None, support="double",
                      com_target=None, com_offset=(0, 0), joints={"l_elbow": -0.5})
     r.success, r.com_reachable, r.torso_pose, r.joint_names, r.q, r.positions, r.com, r.com_error
@@ -28,8 +28,8 @@ Public API (stable; extend, don't rename)::
 All poses are (4, 4) in a world frame with z up [m]; angles in rad.
 """
 
+from ik_solvers.limbs.footprint import SoleGeometry, sole_geometry
 from ik_solvers.whole_body.center_of_mass import CenterOfMass
-from ik_solvers.whole_body.sole import SoleGeometry, sole_geometry
 from ik_solvers.whole_body.stance import StanceResult, StanceSolver
 from ik_solvers.whole_body.walk_config import WalkConfig
 from ik_solvers.whole_body.walk_geometry import WalkGeometry

@@ -22,11 +22,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ik_solvers.limbs import find_body
+from ik_solvers.limbs.footprint import SoleGeometry, sole_geometry
 from ik_solvers.model import RobotModel
 from ik_solvers.solvers import InvalidTargetError
 from ik_solvers.solvers.checks import check_targets
 from ik_solvers.whole_body.center_of_mass import CenterOfMass
-from ik_solvers.whole_body.sole import SoleGeometry, sole_geometry
 from ik_solvers.whole_body.stance_legs import LegPair
 from ik_solvers.whole_body.stance_search import StanceResult, StanceSearch
 
@@ -40,30 +41,46 @@ class StanceSolver:
     solver per robot, called once per control tick. Not thread-safe.
 
     Args:
-        model: the robot; its root link is the torso (floating base).
-        left_sole, right_sole: the sole links (REP-120 ``l_sole``, ``r_sole``).
+        model: the robot; its root link is the floating base (the torso, or a frame on the floor).
+        left_sole, right_sole: the sole links; None: the legs and soles found in the tree
+            (:func:`ik_solvers.limbs.find_body`; :attr:`model` is then the model with the sole
+            frames it adds).
         tolerance: [m] on the CoM's horizontal distance to its target (≤ 0.1 mm by default).
         max_iterations: leg-solve rounds per solve (a reachable target takes 1 to 3; an
             unreachable one uses them all to find the nearest stance, 3 to 8 ms here).
+        soles: (left, right) footprints; None: from the feet's collision geometry. Without
+            either, :attr:`soles` is None (:attr:`footprint_problem` says why) and every solve
+            needs its ``com_target``.
+
+    Raises:
+        ValueError: the robot has no two 6-DoF legs with soles (the message says what it has).
     """
 
     def __init__(
         self,
         model: RobotModel,
-        left_sole: str = "l_sole",
-        right_sole: str = "r_sole",
+        left_sole: str | None = None,
+        right_sole: str | None = None,
         tolerance: float = 2e-5,
         max_iterations: int = 12,
+        soles: tuple[SoleGeometry, SoleGeometry] | None = None,
     ) -> None:
         if not tolerance > 0.0 or max_iterations < 1:
             raise ValueError(f"tolerance {tolerance} m must be > 0 and max_iterations {max_iterations} >= 1")
+        if left_sole is None or right_sole is None:
+            body = find_body(model)
+            if body.sole_links is None:
+                raise ValueError(f"robot '{model.name}' cannot stand: {body.whole_body_problem}")
+            model, (left_sole, right_sole) = body.model, body.sole_links
         self.model = model
         self.com = CenterOfMass(model)
         self.legs = LegPair(model, self.com, left_sole, right_sole)
-        self.soles: tuple[SoleGeometry, SoleGeometry] = (
-            sole_geometry(model, left_sole),
-            sole_geometry(model, right_sole),
-        )
+        self.soles, self.footprint_problem = soles, ""
+        if soles is None:
+            try:
+                self.soles = (sole_geometry(model, left_sole), sole_geometry(model, right_sole))
+            except ValueError as error:
+                self.footprint_problem = str(error)
         self.joint_names = self.legs.joint_names
         self.tolerance = float(tolerance)
         self.max_iterations = int(max_iterations)
@@ -81,6 +98,10 @@ class StanceSolver:
         between both centres for double support; plus ``offset`` (world x, y [m])."""
         if support not in SUPPORTS:
             raise ValueError(f"support '{support}' is not one of {', '.join(SUPPORTS)}")
+        if self.soles is None:
+            raise ValueError(
+                f"no default CoM target without footprints ({self.footprint_problem}); give com_target"
+            )
         left = self.soles[0].center_in_world(left_sole)
         right = self.soles[1].center_in_world(right_sole)
         point = {"left": left, "right": right, "double": 0.5 * (left + right)}[support]

@@ -30,6 +30,7 @@ class LegPair:
     def __init__(self, model: RobotModel, com: CenterOfMass, left_sole: str, right_sole: str) -> None:
         self.com = com
         self.chains = (model.chain(model.root, left_sole), model.chain(model.root, right_sole))
+        self.sole_links = (left_sole, right_sole)
         self.solvers = tuple(leg_solver(chain) for chain in self.chains)
         self.joint_names = self.chains[0].joint_names + self.chains[1].joint_names
         self.columns = np.array([com.index(name) for name in self.joint_names])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ik_solvers.parameter_rules import ParameterError, Rule, check_fields, field_rules, rule_field
@@ -33,6 +33,14 @@ def _weight(default: float, text: str) -> Any:
     return rule_field(Rule(default, text, "", 1e-9, 1e9, start_up_only=True))
 
 
+def _optional_size(text: str) -> Any:
+    return rule_field(Rule(0.0, f"{text}; 0: from the robot", "m", 0.0, 10.0, start_up_only=True))
+
+
+OPTIONAL_SIZES = ("sole_length", "sole_width", "timing_com_height")  # 0: not given
+SCALED_DURATIONS = ("single_support", "double_support", "start_transfer", "preview_time", "command_delay")
+
+
 @dataclass(frozen=True)
 class WalkConfig:
     """Parameters of the walking pattern generator (units in brackets; ranges in :meth:`rules`).
@@ -49,12 +57,21 @@ class WalkConfig:
             arrives [s] (then at the next step's start): the preview controller must see changes
             of the ZMP reference coming.
         zmp_error_weight, jerk_weight: the preview controller's Qe and R (Kajita et al. 2003).
-        torso_height_ratio: torso height over the soles, as a fraction of its height with the
-            legs straight (knees bent below 1).
+        torso_height_ratio: how far the body is lowered for walking (knees bent below 1): the
+            torso (root link) goes down by (1 - ratio) times the body's height with the legs
+            straight, the higher of the root's and the hips' heights over the soles (a root
+            frame on the floor lowers with the hips).
         step_height_ratio: swing foot lift, fraction of the leg length (hip to sole).
         reach_ratio: forward and lateral step limits, fractions of the leg's horizontal reach at
             the walking height.
         max_step_yaw: turn of one step [rad], also at most half the hip yaw range.
+        sole_length, sole_width: the sole's size [m], a rectangle centred under each sole
+            frame; 0 (default): the footprint comes from the feet's collision geometry
+            (:mod:`ik_solvers.limbs.footprint`). Give both or neither.
+        timing_com_height: the CoM height [m] the durations above are given for; > 0: for a
+            robot whose nominal CoM height is z_c, every duration but ``dt`` scales by
+            √(z_c / timing_com_height) (the cart-table pendulum's time constant √(z_c / g) sets
+            how fast a robot of that size shifts its weight); 0: durations as given.
     """
 
     dt: float = _seconds(0.01, "control period", high=0.1)
@@ -71,9 +88,17 @@ class WalkConfig:
     max_step_yaw: float = rule_field(
         Rule(0.4, "turn of one step", "rad", 0.0, math.pi / 2, low_open=True, start_up_only=True)
     )
+    sole_length: float = _optional_size("sole length, when the collision geometry does not give it")
+    sole_width: float = _optional_size("sole width, when the collision geometry does not give it")
+    timing_com_height: float = _optional_size("CoM height the durations are tuned for (scaled by sqrt)")
 
     def __post_init__(self) -> None:
         check_fields(self, "walk.")
+        if (self.sole_length > 0) != (self.sole_width > 0):
+            raise ParameterError(
+                f"walk.sole_length = {self.sole_length} and walk.sole_width = {self.sole_width}: "
+                "give both (the sole's size [m]) or neither (0: from the collision geometry)"
+            )
         if self.preview_time < self.dt or self.single_support < 2 * self.dt:
             raise ParameterError(
                 f"walk timing: preview_time {self.preview_time} s and single_support {self.single_support} s "
@@ -89,6 +114,22 @@ class WalkConfig:
     def rules(cls) -> dict[str, Rule]:
         """Field name → its :class:`~ik_solvers.parameter_rules.Rule` (type, range, unit)."""
         return field_rules(cls)
+
+    @property
+    def sole_size(self) -> tuple[float, float] | None:
+        """(length, width) [m] of the soles when given, else None (from the geometry)."""
+        return (self.sole_length, self.sole_width) if self.sole_length > 0 else None
+
+    def for_com_height(self, com_height: float) -> WalkConfig:
+        """This configuration with its durations scaled for a CoM height [m] (see
+        ``timing_com_height``), each rounded to whole periods ``dt``; itself when that is 0."""
+        if not self.timing_com_height:
+            return self
+        scale = math.sqrt(com_height / self.timing_com_height)
+        # whole control periods: a phase that ends between two ticks made the simulated soles slip
+        # (15.8 mm against 3.2 mm in ik_demo's walk, the packaged robot scaled by 1.0005)
+        periods = {name: max(round(getattr(self, name) * scale / self.dt), 1) for name in SCALED_DURATIONS}
+        return replace(self, **{name: count * self.dt for name, count in periods.items()})
 
     @property
     def step_period(self) -> float:

@@ -190,6 +190,7 @@ class JacobianSolver:
                 f"{position_error:.3g} m and {orientation_error:.3g} rad away (target out of reach, blocked by "
                 "joint limits, or the budget ran out)"
             )
+        text += _task_note(opts.task, self.chain.n)
         return text if kept else text + DISCONTINUOUS
 
     def _near_seed(self, q: np.ndarray, seed: np.ndarray) -> bool:
@@ -207,6 +208,14 @@ class JacobianSolver:
         if turning.any():
             change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
         return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
+
+
+def _task_note(task: str, joints: int) -> str:
+    """What a message adds when the orientation is not solved (task "position")."""
+    if task != "position":
+        return ""
+    why = f": {joints} joints cannot set all 6 pose components" if joints < 6 else ""
+    return f"; position only, the orientation is not solved{why}"
 
 
 def chain_length(chain: Chain) -> float:

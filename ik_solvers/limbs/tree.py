@@ -1,0 +1,173 @@
+"""The limbs of a kinematic tree: serial chains of movable joints and which of them are legs and arms.
+
+A *branch point* is a link with two or more child branches that hold movable joints. From the
+root, each branch is followed while it does not split; where it ends without further movable
+joints, it is a limb, from the branch point it left (its base: the torso or pelvis) to the last
+link its joints move. A branch that splits again (a waist leading to a chest with arms and
+head) is trunk, and its own branches are searched in turn. Nothing here reads a link or joint name.
+
+Which limb is which, at q = 0 in the root frame (REP-103: x forward, y left, z up):
+
+- legs: the two limbs whose end links are lowest, when both have 6 movable joints, or when those
+  end links are the robot's lowest bodies (feet of fewer joints: chains for IK, but no standing);
+  the left one is the one further along +y;
+- arms: of the other limbs, those whose first joint lies off the middle plane (|y| above
+  SIDE_FRACTION of the widest first joint); per side the one with the most joints;
+- everything else (a head, a tail, a second pair of arms): other limbs, not commanded by default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.chain import MOVABLE_TYPES
+from ik_solvers.limbs.foot import rigid_links
+from ik_solvers.model import RobotModel
+
+LEG_JOINTS = 6
+SIDE_FRACTION = 0.25
+
+
+@dataclass(frozen=True)
+class Limb:
+    """One limb of the tree.
+
+    Attributes:
+        name: "left_leg", "right_leg", "left_arm", "right_arm", or "limb_<end link>" for others.
+        base_link: the branch point it leaves (torso, pelvis, chest).
+        end_link: the last link its joints move (foot, hand, head).
+        tip_link: the chain's tip: the sole for legs (:mod:`.body`); for the others, the first
+            massless frame fixed to the end link (a tool frame the maker put there), else the
+            first link fixed to it (a hand), else the end link.
+        joint_names: its movable joints, from the base.
+    """
+
+    name: str
+    base_link: str
+    end_link: str
+    tip_link: str
+    joint_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Limbs:
+    """The limbs of a robot: legs (left, right) or None and why, arms, others."""
+
+    legs: tuple[Limb, Limb] | None
+    arms: tuple[Limb, ...]
+    others: tuple[Limb, ...]
+    no_legs: str = ""
+
+
+def _moves(model: RobotModel) -> dict[str, bool]:
+    """Link → whether a movable joint lies below it."""
+    moves: dict[str, bool] = {}
+    for link in reversed(_top_down(model)):
+        moves[link] = any(j.type in MOVABLE_TYPES or moves[j.child] for j in model.children(link))
+    return moves
+
+
+def _top_down(model: RobotModel) -> list[str]:
+    order, stack = [], [model.root]
+    while stack:
+        link = stack.pop()
+        order.append(link)
+        stack.extend(joint.child for joint in model.children(link))
+    return order
+
+
+def _segments(model: RobotModel) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(base link, end link, movable joints) of every limb (see the module docstring)."""
+    moves = _moves(model)
+
+    def branches(link: str) -> list:
+        return [j for j in model.children(link) if j.type in MOVABLE_TYPES or moves[j.child]]
+
+    found, stack = [], [model.root]
+    while stack:
+        start = stack.pop()
+        for joint in branches(start):
+            path, link = [joint], joint.child
+            while len(following := branches(link)) == 1:
+                path.append(following[0])
+                link = following[0].child
+            if following:
+                stack.append(link)
+            else:
+                found.append((start, link, tuple(j.name for j in path if j.type in MOVABLE_TYPES)))
+    return found
+
+
+def _tool_frame(model: RobotModel, link: str) -> str:
+    """The first massless, geometry-free link fixed to ``link`` (a tool frame), else the first
+    link fixed to it (a hand), else ``link``."""
+    fixed = [joint.child for joint in model.children(link) if joint.type == "fixed"]
+    frames = [child for child in fixed if child not in model.inertials and child not in model.collisions]
+    return (frames or fixed or [link])[0]
+
+
+def find_limbs(model: RobotModel) -> Limbs:
+    """The legs, arms and other limbs of ``model`` (see the module docstring)."""
+    segments = _segments(model)
+    ends = {end: zero_pose(model, end)[:3, 3] for _, end, _ in segments}
+    order = sorted(segments, key=lambda s: ends[s[1]][2])
+    legs, no_legs = None, ""
+    lowest = order[:2]
+    six = len(lowest) == 2 and all(len(s[2]) == LEG_JOINTS for s in lowest)
+    counts = ", ".join(f"'{end}' ({len(joints)} joints)" for _, end, joints in lowest) or "none"
+    if six or (len(lowest) == 2 and _stands_on(model, [end for _, end, _ in lowest])):
+        left, right = sorted(lowest, key=lambda s: -ends[s[1]][1])
+        tips = (left[1], right[1]) if six else (_tool_frame(model, left[1]), _tool_frame(model, right[1]))
+        legs = (_limb(model, "left_leg", left, tips[0]), _limb(model, "right_leg", right, tips[1]))
+        order = order[2:]
+    if not six:
+        no_legs = (
+            f"no 6-DoF legs: the two limbs ending lowest must have {LEG_JOINTS} movable joints each to "
+            f"stand and walk; the lowest limbs of '{model.name}' end at {counts}"
+        )
+    arms, others = _arms(model, order)
+    return Limbs(legs, arms, others, no_legs)
+
+
+def _stands_on(model: RobotModel, ends: list[str]) -> bool:
+    """Whether the links ``ends`` are the lowest bodies (links with mass or collision geometry) of
+    the robot at q = 0 (link origins; the links fixed to them count as theirs): its feet, whatever
+    their joint count."""
+    feet = {link for end in ends for link in rigid_links(model, end)}  # with what is fixed to them
+    bodies = {link for link in model.links if link in model.inertials or link in model.collisions}
+    others = [zero_pose(model, link)[2, 3] for link in bodies - feet]
+    return not others or max(zero_pose(model, end)[2, 3] for end in ends) < min(others)
+
+
+def _arms(model: RobotModel, segments: list) -> tuple[tuple[Limb, ...], tuple[Limb, ...]]:
+    """Per side the limb with most joints whose first joint is off the middle plane; the rest."""
+    if not segments:
+        return (), ()
+    sides = {s: _first_joint_y(model, s) for s in segments}
+    width = max(abs(y) for y in sides.values())
+    arms = []
+    for name, sign in (("left_arm", 1.0), ("right_arm", -1.0)):
+        side = [s for s in segments if sign * sides[s] > SIDE_FRACTION * width > 0.0]
+        if side:
+            arms.append((name, max(side, key=lambda s: len(s[2]))))
+    chosen = {s for _, s in arms}
+    others = [_limb(model, f"limb_{s[1]}", s, _tool_frame(model, s[1])) for s in segments if s not in chosen]
+    return tuple(_limb(model, name, s, _tool_frame(model, s[1])) for name, s in arms), tuple(others)
+
+
+def _first_joint_y(model: RobotModel, segment) -> float:
+    """y [m] in the root frame of the limb's first movable joint at q = 0."""
+    return float(zero_pose(model, model.joints[segment[2][0]].child)[1, 3])
+
+
+def zero_pose(model: RobotModel, link: str) -> np.ndarray:
+    """(4, 4) pose of ``link`` in the root frame with every joint at 0."""
+    chain = model.chain(model.root, link)
+    return chain.fk(np.zeros(chain.n))
+
+
+def _limb(model: RobotModel, name: str, segment, tip: str) -> Limb:
+    base, end, joints = segment
+    return Limb(name, base, end, tip, joints)
