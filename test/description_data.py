@@ -15,10 +15,30 @@ OP3_JOINTS = 20  # actuated: 6 per leg, 3 per arm, 2 in the neck
 
 
 def without_geometry(urdf: str) -> str:
-    """``urdf`` with every link's ``<visual>`` and ``<collision>`` taken out (the OP3's meshes are
-    not in the test data: see descriptions/op3_description/README.md)."""
+    """``urdf`` with every link's ``<visual>`` and ``<collision>`` taken out (most of the OP3's
+    meshes are not in the test data: see descriptions/op3_description/README.md)."""
     robot = ElementTree.fromstring(urdf)
     for link in robot.findall("link"):
         for element in link.findall("visual") + link.findall("collision"):
             link.remove(element)
+    return ElementTree.tostring(robot, encoding="unicode")
+
+
+def op3_with_the_meshes_we_have() -> str:
+    """The expanded OP3 URDF, its meshes as absolute paths, the collisions of the meshes absent from
+    the test data (all but the feet) left out; visuals are dropped by the simulator anyway."""
+    from ik_solvers.description import load_description
+
+    description = load_description(OP3_XACRO)
+    robot = ElementTree.fromstring(description.xml)
+    for link in robot.iter("link"):
+        for collision in link.findall("collision"):
+            mesh = collision.find("geometry/mesh")
+            if mesh is None:
+                continue
+            path = description.resolve(mesh.get("filename"))
+            if path.is_file():
+                mesh.set("filename", str(path.resolve()))
+            else:
+                link.remove(collision)
     return ElementTree.tostring(robot, encoding="unicode")

@@ -9,44 +9,30 @@ meshes ``ll6.stl`` and ``rl6.stl`` are kept unchanged). Everything else is the p
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from pathlib import Path
-
 import numpy as np
 import pytest
+from description_data import OP3_XACRO as OP3
+from description_data import op3_with_the_meshes_we_have
 
 from ik_solvers import RobotModel
-from ik_solvers.description import load_description
 from ik_solvers.limbs import find_body
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
-
-OP3 = Path(__file__).parent / "descriptions" / "op3_description" / "urdf" / "robotis_op3.urdf.xacro"
-
-
-def op3_with_the_meshes_we_have() -> str:
-    """The expanded OP3 URDF, its meshes as absolute paths, collisions of absent meshes left out."""
-    description = load_description(OP3)
-    robot = ET.fromstring(description.xml)
-    for link in robot.iter("link"):
-        for collision in link.findall("collision"):
-            mesh = collision.find("geometry/mesh")
-            if mesh is None:
-                continue
-            path = description.resolve(mesh.get("filename"))
-            if path.is_file():
-                mesh.set("filename", str(path.resolve()))
-            else:
-                link.remove(collision)
-    return ET.tostring(robot, encoding="unicode")
 
 
 def test_op3_limbs_and_soles_come_from_its_tree_and_foot_meshes():
     body = find_body(RobotModel.from_urdf_file(OP3))
     assert body.chains["left_leg"] == ("body_link", "l_ank_roll_link_sole")  # a sole frame made for it
     leg = body.model.chain(*body.chains["left_leg"])
-    assert leg.joint_names == ("l_hip_yaw", "l_hip_roll", "l_hip_pitch", "l_knee", "l_ank_pitch", "l_ank_roll")
+    assert leg.joint_names == (
+        "l_hip_yaw",
+        "l_hip_roll",
+        "l_hip_pitch",
+        "l_knee",
+        "l_ank_pitch",
+        "l_ank_roll",
+    )
     assert body.chains["right_arm"] == ("body_link", "r_el_link")
     assert body.sole_links is not None, body.whole_body_problem
     for sole, side in zip(body.sole_links, (1.0, -1.0)):
