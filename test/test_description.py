@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from description_data import DESCRIPTIONS, MAKER_BOT, MAKER_BOT_XACRO, OP3, OP3_JOINTS, OP3_XACRO
+from description_data import (
+    DESCRIPTIONS,
+    MAKER_BOT,
+    MAKER_BOT_XACRO,
+    OP3,
+    OP3_JOINTS,
+    OP3_LEFT_LEG,
+    OP3_XACRO,
+)
 
 from ik_solvers import RobotModel
 from ik_solvers.description import (
@@ -38,14 +46,7 @@ def test_op3_xacro_expands_and_loads_into_the_robot_model():
     assert model.root == "body_link" and len(movable) == OP3_JOINTS
     assert "world" not in model.links  # commented out in the maker's file
     leg = model.chain("body_link", "l_ank_roll_link")
-    assert leg.joint_names == (
-        "l_hip_yaw",
-        "l_hip_roll",
-        "l_hip_pitch",
-        "l_knee",
-        "l_ank_pitch",
-        "l_ank_roll",
-    )
+    assert leg.joint_names == OP3_LEFT_LEG
     assert np.allclose(leg.upper, 0.9 * np.pi)  # ${pi*0.9}: xacro's expressions evaluated
     assert np.isclose(leg.fk(np.zeros(6))[2, 3], -0.0285 - 0.11015 - 0.110)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from description_data import OP3_LEFT_LEG, op3_with_the_meshes_we_have
 from description_data import OP3_XACRO as OP3
-from description_data import op3_with_the_meshes_we_have
 
 from ik_solvers import RobotModel
 from ik_solvers.limbs import find_body
@@ -25,14 +25,7 @@ def test_op3_limbs_and_soles_come_from_its_tree_and_foot_meshes():
     body = find_body(RobotModel.from_urdf_file(OP3))
     assert body.chains["left_leg"] == ("body_link", "l_ank_roll_link_sole")  # a sole frame made for it
     leg = body.model.chain(*body.chains["left_leg"])
-    assert leg.joint_names == (
-        "l_hip_yaw",
-        "l_hip_roll",
-        "l_hip_pitch",
-        "l_knee",
-        "l_ank_pitch",
-        "l_ank_roll",
-    )
+    assert leg.joint_names == OP3_LEFT_LEG
     assert body.chains["right_arm"] == ("body_link", "r_el_link")
     assert body.sole_links is not None, body.whole_body_problem
     for sole, side in zip(body.sole_links, (1.0, -1.0)):
