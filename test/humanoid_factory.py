@@ -70,6 +70,7 @@ class HumanoidSpec:
     leg: LegDims = field(default_factory=LegDims)
     arm: ArmDims = field(default_factory=ArmDims)
     limit_scale: float = 1.0
+    leg_limits: dict[str, tuple[float, float]] | None = None  # left-side leg limits [rad]; None: LEG_LIMITS
     leg_servo: tuple[float, float] = (10.6, 4.8)  # effort [N m], velocity [rad/s]
     arm_servo: tuple[float, float] = (4.1, 4.8)
     wrist_servo: tuple[float, float] = (1.5, 6.0)
@@ -148,7 +149,7 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     parts, parent = [], "base_link"
     for name, axis, xyz, (mass, size, centre) in joints:
         child = f"{p}{name}_link"
-        limits = _mirror(LEG_LIMITS[name], axis, side, spec.limit_scale)
+        limits = _mirror((spec.leg_limits or LEG_LIMITS)[name], axis, side, spec.limit_scale)
         parts.append(_link(child, mass, size, centre, spec.mass_scale))
         parts.append(_joint(p + name, "revolute", parent, child, xyz, axis, limits, spec.leg_servo))
         parent = child
