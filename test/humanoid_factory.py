@@ -23,6 +23,7 @@ class LegDims:
     hip_y: float = 0.06  # hip yaw axis from the torso centre, lateral
     hip_z: float = -0.06  # hip yaw axis below the torso origin
     root_z: float = -0.035  # LegRoot roll axis below the hip yaw axis
+    hip_gap: float = 0.0  # LegRoot roll axis beside the hip yaw axis (they miss each other by this)
     w: float = 0.02  # lateral offset W from LegRoot to the UpperLeg..Foot line (seed 001)
     upper_z: float = -0.03  # UpperLeg pitch axis below the LegRoot axis
     thigh: float = 0.20  # UpperLeg -> Knee
@@ -140,7 +141,7 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     p = f"{side}_"
     joints = [  # name, axis, origin in parent, child link box (mass, size, centre)
         ("hip_joint", "z", (0, s * d.hip_y, d.hip_z), (0.15, (0.04, 0.04, 0.03), (0, 0, -0.015))),
-        ("leg_root", "x", (0, 0, d.root_z), (0.20, (0.05, 0.04, 0.04), (0, s * d.w / 2, -0.01))),
+        ("leg_root", "x", (0, s * d.hip_gap, d.root_z), (0.20, (0.05, 0.04, 0.04), (0, s * d.w / 2, -0.01))),
         ("upper_leg", "y", (0, s * d.w, d.upper_z), (0.45, (0.05, 0.05, d.thigh), (0, 0, -d.thigh / 2))),
         ("knee", "y", (0, 0, -d.thigh), (0.35, (0.045, 0.045, d.shank), (0, 0, -d.shank / 2))),
         ("ankle", "y", (0, 0, -d.shank), (0.10, (0.04, 0.04, 0.03), (0, 0, 0))),

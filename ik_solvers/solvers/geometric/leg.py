@@ -36,12 +36,15 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
 from ik_solvers.solvers.geometric.kernels import prepare_kernels
+from ik_solvers.solvers.geometric.refine import MODEL_SLACK, model_deviation, refine
 from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
 from ik_solvers.solvers.geometric.two_link import TwoLink
 from ik_solvers.solvers.geometric.vectors import (
+    COLUMNS,
     Ops,
     add,
     scale,
@@ -137,6 +140,8 @@ class LegSolver(BranchSolver):
         prepare_kernels()
         self._constants = self._kernel_constants()
         self._work = np.empty(kernel.WORK)
+        # axes that only nearly meet (or are nearly orthogonal): answers refined to the chain's FK
+        self.refined = model_deviation(chain, self._model_poses) > MODEL_SLACK
 
     def _kernel_constants(self) -> np.ndarray:
         """The leg's constants as the compiled solve reads them (:data:`kernels.leg.OFFSETS`)."""
@@ -206,7 +211,11 @@ class LegSolver(BranchSolver):
         found = kernel.solve_entries(
             self._constants, np.array(entries), np.array(seed) if seeded else q, seeded, q, self._work
         )
-        return (q, *found)
+        if not self.refined:
+            return (q, *found)
+        q, *errors = (np.array([x]) for x in (q, *found[:3]))
+        self._refine_rows(q, *errors, np.reshape(entries, (1, 4, 4)))
+        return (q[0], int(errors[0][0]), float(errors[1][0]), float(errors[2][0]), found[3])
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`)."""
@@ -214,6 +223,25 @@ class LegSolver(BranchSolver):
         seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((6, 1))
         q, *found = out
         kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
+        if self.refined:
+            self._refine_rows(q.T, *found[:3], columns.T.reshape(-1, 4, 4))
+
+    def _refine_rows(self, q, reason, position_error, orientation_error, targets) -> None:
+        """Answers (N, 6) that met the structure model, refined in place to the chain's own FK
+        (:func:`refine.refine`); their reasons and errors [m], [rad] (N,) from the chain's FK."""
+        rows = np.flatnonzero((reason == 0) | (reason == NOT_MET))
+        if rows.size:
+            q[rows], position, orientation = refine(self.chain, q[rows], targets[rows])
+            position_error[rows], orientation_error[rows] = position, orientation
+            reason[rows] = np.where(self._missed(position, orientation), NOT_MET, 0)
+
+    def _model_poses(self, q: np.ndarray) -> np.ndarray:
+        """(N, 4, 4) tip poses of (N, 6) q by the leg-plane structure model (:meth:`_forward`)."""
+        rotation, translation = self._forward(tuple(q.T), COLUMNS)
+        poses = np.zeros((q.shape[0], 4, 4))
+        poses[:, :3, :3] = np.stack([np.stack(column, axis=-1) for column in rotation], axis=-1)
+        poses[:, :3, 3], poses[:, 3, 3] = np.stack(translation, axis=-1), 1.0
+        return poses
 
     def _reach_messages(self) -> dict[int, str]:
         two = self.two_link

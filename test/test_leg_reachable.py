@@ -1,8 +1,10 @@
-"""The closed-form leg on legs with wide limits (±0.9π, the OP3's): every reachable in-limit target.
+"""The closed-form leg solves every reachable in-limit target exactly (1e-9 m, rad against the
+chain's own FK), unseeded and seeded near the answer.
 
-With such limits the hip's yaw-roll pair has a second solution for the same leg plane (yaw turned
-by π, roll mirrored) that is within the limits where the first is not; the solver must find it,
-unseeded and seeded near the answer, exactly (1e-9 m, rad against the chain's own FK).
+Legs with wide limits (±0.9π, the OP3's): there the hip's yaw-roll pair has a second solution for
+the same leg plane (yaw turned by π, roll mirrored), within the limits where the first is not.
+Legs whose hip axes only nearly meet (the structure check accepts 1e-6 m): the closed form of the
+ideal leg is refined to the chain's own FK, and reports the chain's FK error.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ def leg(request):
     return model(robot).chain(base, tip)
 
 
+NEAR = HumanoidSpec(leg=LegDims(hip_gap=5e-7), name="near")
+
+
 def assert_exact(chain, result, targets):
     assert result.success.all(), sorted({m for m, ok in zip(result.messages, result.success) if not ok})
     fk = chain.fk(result.q)
@@ -80,3 +85,23 @@ def test_compiled_leg_gives_the_float_answers_on_both_hip_turns(leg):
     results = assert_leg_agrees(solver, leg.fk(q), {"none": None, "near": near})
     assert all(result.success for result in results)
     assert any(solver._seed_branch(result.q.tolist(), SCALAR)[0][2] < 0.0 for result in results)
+
+
+@pytest.mark.parametrize("tip", ["l_sole", "r_sole"])
+def test_hip_axes_that_only_nearly_meet_are_solved_to_the_chains_own_fk(tip):
+    chain = RobotModel.from_urdf_string(humanoid_urdf(NEAR)).chain("base_link", tip)
+    solver = make_solver("geometric", chain)
+    assert solver.refined and not make_solver("geometric", model("wide").chain("base_link", tip)).refined
+    rng = np.random.default_rng(3)
+    q = chain.random_configurations(1000, rng)
+    targets = chain.fk(q)
+    result = solver.solve_batch(targets)
+    assert_exact(chain, result, targets)
+    assert result.position_error.max() < 1e-9 and result.position_error.max() > 0.0
+    seeds = np.clip(q + rng.normal(0.0, 0.05, q.shape), chain.lower, chain.upper)
+    for i in range(0, 1000, 50):
+        single = solver.solve(targets[i], seed=seeds[i])
+        assert single.success and np.abs(chain.fk(single.q) - targets[i]).max() < 1e-9
+        assert single.position_error == pytest.approx(
+            np.linalg.norm(chain.fk(single.q)[:3, 3] - targets[i, :3, 3])
+        )
