@@ -75,6 +75,16 @@ def test_every_in_limit_configuration_is_solved_seeded_near(leg):
     assert np.abs(self_seeded.q - q).max() < 1e-9  # the seed's own branch, hip turn included
 
 
+def test_pitch_axis_nearly_along_the_yaw_axis_is_solved_exactly(leg):
+    """Hip roll within 1e-7 rad of ±π/2 (the hip gimbal: the pitch axis along the yaw axis). The
+    roll's cosine part came from sqrt(1 - along²), which loses half the digits there (~1e-8 rad)."""
+    rng = np.random.default_rng(4)
+    q = leg.random_configurations(1000, rng)
+    q[:, 1] = np.where(rng.random(1000) < 0.5, -1.0, 1.0) * (0.5 * math.pi - rng.uniform(1e-10, 1e-7, 1000))
+    targets = leg.fk(q)
+    assert_exact(leg, make_solver("geometric", leg).solve_batch(targets), targets)
+
+
 def test_compiled_leg_gives_the_float_answers_on_both_hip_turns(leg):
     """The compiled solve gives the float closed form's answers (BranchSolver._solve_scalar), single,
     unseeded and seeded near, answers on the turned yaw-roll pair among them."""

@@ -344,7 +344,8 @@ class LegSolver(BranchSolver):
         """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``; ``turn`` +1 the
         default pair, -1 the other (yaw + pi, the pitch axis' part across the yaw axis reversed)."""
         along_yaw = ops.dot(self._w1, pitch_axis)
-        across = turn * self.roll_sign * ops.sqrt(ops.maximum(1.0 - along_yaw * along_yaw, 0.0))
+        beside = sub(pitch_axis, scale(self._w1, along_yaw))  # not sqrt(1 - along²): exact at the gimbal
+        across = turn * self.roll_sign * ops.sqrt(ops.dot(beside, beside))
         (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
         roll = ops.atan2(along_yaw * sin_yaw + across * sin_across, along_yaw * cos_yaw + across * cos_across)
         yaw = ops.atan2(

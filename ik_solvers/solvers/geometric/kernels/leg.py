@@ -109,7 +109,8 @@ def _two_link(k, dx, dz, bend):
 def _hip_angles(k, pitch_axis, turn):
     """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis`` (``turn``: the pair)."""
     along_yaw = dot(vector(k, W1), pitch_axis)
-    across = turn * k[ROLL_SIGN] * math.sqrt(max(1.0 - along_yaw * along_yaw, 0.0))
+    beside = sub(pitch_axis, scale(vector(k, W1), along_yaw))  # LegSolver._hip_angles: exact at the gimbal
+    across = turn * k[ROLL_SIGN] * math.sqrt(dot(beside, beside))
     roll = math.atan2(
         along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
     )
