@@ -23,6 +23,7 @@ class LegDims:
     hip_y: float = 0.06  # hip yaw axis from the torso centre, lateral
     hip_z: float = -0.06  # hip yaw axis below the torso origin
     root_z: float = -0.035  # LegRoot roll axis below the hip yaw axis
+    hip_gap: float = 0.0  # LegRoot roll axis beside the hip yaw axis (they miss each other by this)
     w: float = 0.02  # lateral offset W from LegRoot to the UpperLeg..Foot line (seed 001)
     upper_z: float = -0.03  # UpperLeg pitch axis below the LegRoot axis
     thigh: float = 0.20  # UpperLeg -> Knee
@@ -70,6 +71,7 @@ class HumanoidSpec:
     leg: LegDims = field(default_factory=LegDims)
     arm: ArmDims = field(default_factory=ArmDims)
     limit_scale: float = 1.0
+    leg_limits: dict[str, tuple[float, float]] | None = None  # left-side leg limits [rad]; None: LEG_LIMITS
     leg_servo: tuple[float, float] = (10.6, 4.8)  # effort [N m], velocity [rad/s]
     arm_servo: tuple[float, float] = (4.1, 4.8)
     wrist_servo: tuple[float, float] = (1.5, 6.0)
@@ -139,7 +141,7 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     p = f"{side}_"
     joints = [  # name, axis, origin in parent, child link box (mass, size, centre)
         ("hip_joint", "z", (0, s * d.hip_y, d.hip_z), (0.15, (0.04, 0.04, 0.03), (0, 0, -0.015))),
-        ("leg_root", "x", (0, 0, d.root_z), (0.20, (0.05, 0.04, 0.04), (0, s * d.w / 2, -0.01))),
+        ("leg_root", "x", (0, s * d.hip_gap, d.root_z), (0.20, (0.05, 0.04, 0.04), (0, s * d.w / 2, -0.01))),
         ("upper_leg", "y", (0, s * d.w, d.upper_z), (0.45, (0.05, 0.05, d.thigh), (0, 0, -d.thigh / 2))),
         ("knee", "y", (0, 0, -d.thigh), (0.35, (0.045, 0.045, d.shank), (0, 0, -d.shank / 2))),
         ("ankle", "y", (0, 0, -d.shank), (0.10, (0.04, 0.04, 0.03), (0, 0, 0))),
@@ -148,7 +150,7 @@ def _leg(spec: HumanoidSpec, side: str) -> list[str]:
     parts, parent = [], "base_link"
     for name, axis, xyz, (mass, size, centre) in joints:
         child = f"{p}{name}_link"
-        limits = _mirror(LEG_LIMITS[name], axis, side, spec.limit_scale)
+        limits = _mirror((spec.leg_limits or LEG_LIMITS)[name], axis, side, spec.limit_scale)
         parts.append(_link(child, mass, size, centre, spec.mass_scale))
         parts.append(_joint(p + name, "revolute", parent, child, xyz, axis, limits, spec.leg_servo))
         parent = child

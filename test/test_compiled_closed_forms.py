@@ -41,6 +41,13 @@ def test_compiled_leg_gives_the_float_closed_forms_answers(robot, tip):
     chain = model_of(robot).chain("base_link", tip)
     solver = make_solver("geometric", chain)
     targets, seeds_of = cases(chain, np.random.default_rng(7))
+    assert_leg_agrees(solver, targets, seeds_of)
+
+
+def assert_leg_agrees(solver, targets, seeds_of) -> list:
+    """The compiled single solves of ``targets`` (N, 4, 4) give the float closed form's q, reason and
+    continuous, for each (N, 6) seeds (or None) of ``seeds_of``; returns the results."""
+    results = []
     for label, seeds in seeds_of.items():
         for i, target in enumerate(targets):
             seed = None if seeds is None else seeds[i].tolist()
@@ -53,6 +60,8 @@ def test_compiled_leg_gives_the_float_closed_forms_answers(robot, tip):
             assert result.success == (reason == 0), (label, i, result.message)
             assert result.message.startswith(solver._messages[reason] or solver._success_message)
             assert result.continuous == continuous, (label, i)
+            results.append(result)
+    return results
 
 
 @pytest.mark.parametrize("robot", ROBOTS)

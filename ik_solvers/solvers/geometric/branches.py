@@ -73,6 +73,12 @@ class BranchSolver(GeometricSolver):
         where the seed is near a border of branches). Default: (None, False)."""
         return None, False
 
+    def _rival(self, branch, first):
+        """Where ``branch``'s solution counts, for ``continuous``, as one the seed could have
+        followed (a failed one nearer the seed than the answer flags a jump); ``first`` the seed's
+        own branch (floats or columns). Default: every branch."""
+        return True
+
     def _branch_rows(self, entries, references, branch, ops: Ops):
         """One branch for targets given as 16 row-major entries: (q, reason, errors)."""
         rotation, translation = pose_columns(entries)
@@ -134,7 +140,7 @@ class BranchSolver(GeometricSolver):
             if branch == first:
                 continue
             other = self._branch_rows(entries, references, branch, SCALAR)
-            if seed is not None:
+            if seed is not None and self._rival(branch, first):
                 closest = min(closest, _distance(other[0], seed))
             if other[1] == 0 and (
                 best[1] != 0 or seed is None or _distance(other[0], seed) < _distance(best[0], seed)
@@ -173,18 +179,20 @@ class BranchSolver(GeometricSolver):
             rows = np.flatnonzero(retry)
             retried[rows] = True
             if rows.size:
-                self._branch_pass(columns, references, branch, rows, seeds, out, closest)
+                rival = self._rival(branch, first)
+                self._branch_pass(columns, references, branch, rows, seeds, out, closest, rival)
         out[4][...] = True
         if seeds is not None:
             out[4][retried] = (_distance(out[0], seeds) <= closest)[retried]
 
     def _branch_pass(
-        self, columns, references, branch, rows, seeds, out, closest, first: bool = False
+        self, columns, references, branch, rows, seeds, out, closest, rival=True, first: bool = False
     ) -> None:
         """``branch`` on ``rows``, in blocks; a row takes the result where it is better (always if ``first``).
 
         Better: it succeeds, and the row failed so far or (with seeds) it is nearer the seed.
-        ``closest`` (N,): lowered to each tried solution's distance to the seed.
+        ``closest`` (N,): lowered to each tried solution's distance to the seed where ``rival``
+        (True, or an (N,) mask: :meth:`_rival`).
         """
         q, reason = out[0], out[1]
         for start in range(0, rows.size, BLOCK):
@@ -192,7 +200,8 @@ class BranchSolver(GeometricSolver):
             picked = [rows_of(r, index) for r in references]
             found = self._branch_rows(list(columns[:, index]), picked, rows_of(branch, index), COLUMNS)
             if seeds is not None:
-                closest[index] = np.minimum(closest[index], _distance(found[0], seeds[:, index]))
+                nearer = np.minimum(closest[index], _distance(found[0], seeds[:, index]))
+                closest[index] = np.where(rows_of(rival, index), nearer, closest[index])
             if not first:
                 solved = found[1] == 0
                 better = solved & (reason[index] != 0)

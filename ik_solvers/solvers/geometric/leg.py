@@ -36,12 +36,15 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
 from ik_solvers.solvers.geometric.kernels import prepare_kernels
+from ik_solvers.solvers.geometric.refine import MODEL_SLACK, model_deviation, refine
 from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
 from ik_solvers.solvers.geometric.two_link import TwoLink
 from ik_solvers.solvers.geometric.vectors import (
+    COLUMNS,
     Ops,
     add,
     scale,
@@ -55,7 +58,9 @@ NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the se
 # unless the seed is near the border of two branches (the nearer one wins there)
 HIP_BORDER = 0.05  # [1] × the leg's reach: a seed this near the hip planes' border tries both
 KNEE_BORDER = 0.05  # [rad] a knee this near the stretch tries both bends
-BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # (hip, knee): default first
+TURN_BORDER = 0.05  # [1] sine of the pitch axis' angle to the hip yaw axis below which both turns are tried
+# (hip plane, knee bend, hip turn): the default first, the hip's turned pair (yaw + pi) last
+BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 
 
 def _tuple(vector: np.ndarray) -> tuple[float, float, float]:
@@ -102,6 +107,11 @@ class LegSolver(BranchSolver):
             (float(np.dot(w[2], w[0])), float(np.dot(w[2], e12))),
         )
         self._yaw_sine, self._yaw_cosine = _tuple(-self.roll_sign * w[1]), _tuple(self.roll_sign * e12)
+        # the seed's hip turn: roll_sign e12 · Rot(w2, roll) w3 = turn_cos cos(roll) + turn_sin sin(roll)
+        self._turn_terms = (
+            float(self.roll_sign * np.dot(e12, w[2])),
+            float(self.roll_sign * np.dot(e12, np.cross(w[1], w[2]))),
+        )
         self._pitch_signs = tuple(sign(np.dot(w[i], w[2])) for i in (2, 3, 4))
         basis = np.stack([w[5], np.cross(w[2], w[5]), w[2]])  # rows: plane x, plane z, pitch axis
 
@@ -129,7 +139,9 @@ class LegSolver(BranchSolver):
         super().__init__(chain, "biped leg", self._reach_messages(), tolerance, BRANCHES, NEAR_SEED)
         prepare_kernels()
         self._constants = self._kernel_constants()
-        self._work = np.empty((7, 6))
+        self._work = np.empty(kernel.WORK)
+        # axes that only nearly meet (or are nearly orthogonal): answers refined to the chain's FK
+        self.refined = model_deviation(chain, self._model_poses) > MODEL_SLACK
 
     def _kernel_constants(self) -> np.ndarray:
         """The leg's constants as the compiled solve reads them (:data:`kernels.leg.OFFSETS`)."""
@@ -160,6 +172,8 @@ class LegSolver(BranchSolver):
             "sin_across": sin_across,
             "cos_yaw": cos_yaw,
             "cos_across": cos_across,
+            "turn_cos": self._turn_terms[0],
+            "turn_sin": self._turn_terms[1],
             "sign3": self._pitch_signs[0],
             "sign4": self._pitch_signs[1],
             "sign5": self._pitch_signs[2],
@@ -197,7 +211,11 @@ class LegSolver(BranchSolver):
         found = kernel.solve_entries(
             self._constants, np.array(entries), np.array(seed) if seeded else q, seeded, q, self._work
         )
-        return (q, *found)
+        if not self.refined:
+            return (q, *found)
+        q, *errors = (np.array([x]) for x in (q, *found[:3]))
+        self._refine_rows(q, *errors, np.reshape(entries, (1, 4, 4)))
+        return (q[0], int(errors[0][0]), float(errors[1][0]), float(errors[2][0]), found[3])
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`)."""
@@ -205,6 +223,25 @@ class LegSolver(BranchSolver):
         seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((6, 1))
         q, *found = out
         kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
+        if self.refined:
+            self._refine_rows(q.T, *found[:3], columns.T.reshape(-1, 4, 4))
+
+    def _refine_rows(self, q, reason, position_error, orientation_error, targets) -> None:
+        """Answers (N, 6) that met the structure model, refined in place to the chain's own FK
+        (:func:`refine.refine`); their reasons and errors [m], [rad] (N,) from the chain's FK."""
+        rows = np.flatnonzero((reason == 0) | (reason == NOT_MET))
+        if rows.size:
+            q[rows], position, orientation = refine(self.chain, q[rows], targets[rows])
+            position_error[rows], orientation_error[rows] = position, orientation
+            reason[rows] = np.where(self._missed(position, orientation), NOT_MET, 0)
+
+    def _model_poses(self, q: np.ndarray) -> np.ndarray:
+        """(N, 4, 4) tip poses of (N, 6) q by the leg-plane structure model (:meth:`_forward`)."""
+        rotation, translation = self._forward(tuple(q.T), COLUMNS)
+        poses = np.zeros((q.shape[0], 4, 4))
+        poses[:, :3, :3] = np.stack([np.stack(column, axis=-1) for column in rotation], axis=-1)
+        poses[:, :3, 3], poses[:, 3, 3] = np.stack(translation, axis=-1), 1.0
+        return poses
 
     def _reach_messages(self) -> dict[int, str]:
         two = self.two_link
@@ -220,10 +257,11 @@ class LegSolver(BranchSolver):
     def _closed_form(self, rotation, translation, branch, ops: Ops):
         """Raw joint angles (6-tuple) and reach reason for sole poses given as columns.
 
-        ``branch`` = (hip, knee): +1 the straight-standing leg's side / the knee's natural bend,
-        -1 the other (the leg plane's second tangent through the foot roll axis / knee reversed).
+        ``branch`` = (hip, knee, turn): +1 the straight-standing leg's side / the knee's natural bend /
+        the hip's default yaw-roll pair, -1 the other (the leg plane's second tangent through the foot
+        roll axis / knee reversed / hip yaw turned by pi with the roll mirrored: the same pitch axis).
         """
-        hip_branch, knee_branch = branch
+        hip_branch, knee_branch, turn = branch
         foot_axis = ops.matvec(rotation, self._w6_tip)
         foot_point = add(ops.matvec(rotation, self._p6_tip), translation)
         offset = sub(foot_point, self._hip)
@@ -240,7 +278,7 @@ class LegSolver(BranchSolver):
             ops.cross(foot_axis, unit),
             hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine),
         )
-        yaw, roll = self._hip_angles(pitch_axis, ops)
+        yaw, roll = self._hip_angles(pitch_axis, turn, ops)
         v = tmatvec(rotation, pitch_axis, ops)
         foot = -ops.atan2(ops.dot(self._b1, v), ops.dot(self._b2, v))
         c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
@@ -266,18 +304,27 @@ class LegSolver(BranchSolver):
 
         Knee: the side of the stretch its bend is on. Hip: the sign of (F - H) · (y' × x_f) in the
         leg plane (F the foot roll axis point, x_f its direction), which tells the two tangent planes
-        of the module docstring apart. Near a border the branches' solutions meet and part like a
+        of the module docstring apart. Turn: the sign of the pitch axis' part across the yaw axis
+        after the roll (relative to q = 0), which tells the two yaw-roll pairs apart. Near a border the branches' solutions meet and part like a
         square root, and the seed's own label may already be the other side's continuation (a path
         crossing the border), so every branch is tried there.
         """
         hip, knee = self._seed_sides(seed, ops)
+        turn_cos, turn_sin = self._turn_terms
+        turn = turn_cos * ops.cos(seed[1]) + turn_sin * ops.sin(seed[1])
         natural = self.two_link.natural
         branch = (
             ops.where(hip >= 0.0, self.hip_sign, -self.hip_sign),
             ops.where(knee >= 0.0, natural, -natural),
+            ops.where(turn >= 0.0, 1.0, -1.0),
         )
         border = (abs(hip) < HIP_BORDER * self.two_link.reach_max) | (abs(knee) < math.sin(KNEE_BORDER))
-        return branch, border
+        return branch, border | (abs(turn) < TURN_BORDER)
+
+    def _rival(self, branch, first):
+        """Only branches of the seed's own hip turn count for ``continuous``: the other turn's
+        yaw is half a turn away, and the seed's own branch failing already tells of a jump."""
+        return branch[2] == first[2]
 
     def _seed_sides(self, seed, ops: Ops):
         """Signed hip-plane side [m] ((F - H) · (y' × x_f)) and knee side (sin of the bend from the
@@ -293,13 +340,17 @@ class LegSolver(BranchSolver):
         side = ops.cos(phi) * ankle_z - ops.sin(phi) * ankle_x + self._foot_offset[1]
         return side, ops.sin(phi_knee + two.kappa)
 
-    def _hip_angles(self, pitch_axis, ops: Ops):
-        """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""
+    def _hip_angles(self, pitch_axis, turn, ops: Ops):
+        """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``; ``turn`` +1 the
+        default pair, -1 the other (yaw + pi, the pitch axis' part across the yaw axis reversed)."""
         along_yaw = ops.dot(self._w1, pitch_axis)
-        across = self.roll_sign * ops.sqrt(ops.maximum(1.0 - along_yaw * along_yaw, 0.0))
+        beside = sub(pitch_axis, scale(self._w1, along_yaw))  # not sqrt(1 - along²): exact at the gimbal
+        across = turn * self.roll_sign * ops.sqrt(ops.dot(beside, beside))
         (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
         roll = ops.atan2(along_yaw * sin_yaw + across * sin_across, along_yaw * cos_yaw + across * cos_across)
-        yaw = ops.atan2(ops.dot(pitch_axis, self._yaw_sine), ops.dot(pitch_axis, self._yaw_cosine))
+        yaw = ops.atan2(
+            turn * ops.dot(pitch_axis, self._yaw_sine), turn * ops.dot(pitch_axis, self._yaw_cosine)
+        )
         return yaw, roll
 
     def _forward(self, q, ops: Ops):

@@ -25,7 +25,7 @@ def _compile_kernels() -> None:
     constants, the arm's through a solver of the packaged robot's arm."""
     from ik_solvers.solvers.geometric.kernels import leg
 
-    k, work, q = np.ones(leg.SIZE), np.empty((7, leg.N)), np.zeros(leg.N)
+    k, work, q = np.ones(leg.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))

@@ -37,13 +37,13 @@ LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipp
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
 STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
-HIP_BORDER, KNEE_BORDER = 0.05, 0.05  # [1] × reach, [rad]: as leg.HIP_BORDER, leg.KNEE_BORDER
+HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
 VECTORS = ("w1", "w2", "w3", "w6", "hip", "w6_tip", "p6_tip", "ankle_tip", "b1", "b2", "yaw_sine")
 VECTORS += ("yaw_cosine", "foot_offset", "tip_offset", "tip_x", "tip_y", "tip_z")
 SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw", "cos_across")
 SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link1_x", "link1_z", "link2_x", "link2_z")
 SCALARS += ("ankle_height", "ratio", "length1", "length2", "kappa", "sign_a", "sign_b", "lower_b")
-SCALARS += ("upper_b", "natural", "reach_min", "reach_max", "tolerance", "near_seed")
+SCALARS += ("upper_b", "natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
 JOINTS = ("lower", "upper", "middle", "continuous")
 # where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
 OFFSETS = {
@@ -59,7 +59,9 @@ SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z, LINK1_X, LINK1_Z, LINK2_X, LINK2_Z = (
     OFFSETS[n] for n in SCALARS[7:16]
 )
 ANKLE_HEIGHT, RATIO, LENGTH1, LENGTH2, KAPPA, SIGN_A, SIGN_B, LOWER_B = (OFFSETS[n] for n in SCALARS[16:24])
-UPPER_B, NATURAL, REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (OFFSETS[n] for n in SCALARS[24:])
+UPPER_B, NATURAL, REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED, TURN_COS, TURN_SIN = (
+    OFFSETS[n] for n in SCALARS[24:]
+)
 LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 
@@ -75,7 +77,10 @@ def constants(values: dict) -> np.ndarray:
     return k
 
 
-BRANCHES = ((1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0))  # leg.BRANCHES: (hip, knee), default first
+# leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
+BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
+WORK = (len(BRANCHES) + 3, len(BRANCHES))  # solve's scratch: references, best, the other branches'
+# q, their distances, their reasons (rows of N entries or one per other branch)
 
 
 @borrowing
@@ -101,19 +106,22 @@ def _two_link(k, dx, dz, bend):
 
 
 @borrowing
-def _hip_angles(k, pitch_axis):
-    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``."""
+def _hip_angles(k, pitch_axis, turn):
+    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis`` (``turn``: the pair)."""
     along_yaw = dot(vector(k, W1), pitch_axis)
-    across = k[ROLL_SIGN] * math.sqrt(max(1.0 - along_yaw * along_yaw, 0.0))
+    beside = sub(pitch_axis, scale(vector(k, W1), along_yaw))  # LegSolver._hip_angles: exact at the gimbal
+    across = turn * k[ROLL_SIGN] * math.sqrt(dot(beside, beside))
     roll = math.atan2(
         along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
     )
-    yaw = math.atan2(dot(pitch_axis, vector(k, YAW_SINE)), dot(pitch_axis, vector(k, YAW_COSINE)))
+    yaw = math.atan2(
+        turn * dot(pitch_axis, vector(k, YAW_SINE)), turn * dot(pitch_axis, vector(k, YAW_COSINE))
+    )
     return yaw, roll
 
 
 @borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, q):
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
     """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
     foot_axis = matvec(rotation, vector(k, W6_TIP))
     foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
@@ -129,7 +137,7 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, q):
     pitch_axis = combine(
         unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
     )
-    yaw, roll = _hip_angles(k, pitch_axis)
+    yaw, roll = _hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
     c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
@@ -191,7 +199,8 @@ def _pitch_then_roll(v, cp, sp, c6, s6):
 
 @borrowing
 def seed_sides(k, seed):
-    """LegSolver._seed_sides: signed hip-plane side [m] and knee side of the seed (N,)."""
+    """LegSolver._seed_sides and the turn of LegSolver._seed_branch: signed hip-plane side [m],
+    knee side and hip turn side of the seed (N,)."""
     phi_upper, phi_knee = k[SIGN3] * seed[2], k[SIGN4] * seed[3]
     phi_thigh, phi = phi_upper + phi_knee, phi_upper + phi_knee + k[SIGN5] * seed[4]
     ux, uz, x1, z1, x2, z2 = k[UPPER_X], k[UPPER_Z], k[LINK1_X], k[LINK1_Z], k[LINK2_X], k[LINK2_Z]
@@ -199,7 +208,8 @@ def seed_sides(k, seed):
     ankle_x = ux + x1 * c3 - z1 * s3 + x2 * c34 - z2 * s34
     ankle_z = uz + x1 * s3 + z1 * c3 + x2 * s34 + z2 * c34
     side = math.cos(phi) * ankle_z - math.sin(phi) * ankle_x + k[FOOT_OFFSET + 1]
-    return side, math.sin(phi_knee + k[KAPPA])
+    turn = k[TURN_COS] * math.cos(seed[1]) + k[TURN_SIN] * math.sin(seed[1])
+    return side, math.sin(phi_knee + k[KAPPA]), turn
 
 
 @borrowing
@@ -226,9 +236,10 @@ def _checked(k, rotation, translation, q, reason):
 
 
 @borrowing
-def _branch(k, rotation, translation, references, hip, knee, q):
+def _branch(k, rotation, translation, references, branch, q):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad])."""
-    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, q))
+    hip, knee, turn = branch
+    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, turn, q))
     return _checked(k, rotation, translation, q, reason)
 
 
@@ -255,7 +266,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
 
     Args:
         k: the leg's constants (:data:`OFFSETS`). rotation, translation: the target (columns, [m]).
-        seed: (N,) [rad], read when ``seeded``. work: (7, N) scratch.
+        seed: (N,) [rad], read when ``seeded``. work: :data:`WORK` scratch.
     Returns:
         (reason, position error [m], orientation error [rad], continuous).
     """
@@ -264,21 +275,27 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
     if not seeded:
         return _first_success(k, rotation, translation, references, q, work[2])
-    hip, knee = seed_sides(k, seed)
-    first_hip = k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN]
-    first_knee = k[NATURAL] if knee >= 0.0 else -k[NATURAL]
+    hip, knee, turn = seed_sides(k, seed)
+    first = (
+        k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN],
+        k[NATURAL] if knee >= 0.0 else -k[NATURAL],
+        1.0 if turn >= 0.0 else -1.0,
+    )
     border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
-    found = _branch(k, rotation, translation, references, first_hip, first_knee, best)
+    border = border or abs(turn) < TURN_BORDER
+    found = _branch(k, rotation, translation, references, first, best)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
-        distances, reasons, count = work[5], work[6], 0
-        for hip_branch, knee_branch in BRANCHES:
-            if hip_branch == first_hip and knee_branch == first_knee:
+        others = len(BRANCHES) - 1
+        distances, reasons, count = work[2 + others], work[3 + others], 0
+        for hip_branch, knee_branch, turn_branch in BRANCHES:
+            if (hip_branch, knee_branch, turn_branch) == first:
                 continue
             row = work[2 + count]
-            raw = closed_form(k, rotation, translation, hip_branch, knee_branch, row)
+            raw = closed_form(k, rotation, translation, hip_branch, knee_branch, turn_branch, row)
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
-            closest = min(closest, distances[count])
+            if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
+                closest = min(closest, distances[count])
             count += 1
         while True:  # the nearest successful other branch (strictly nearer than a successful first)
             pick = _nearest(reasons, distances, count, found[0] == 0, best_distance)
@@ -310,10 +327,10 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
 def _first_success(k, rotation, translation, references, q, other):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
     q; ``other`` (N,) is scratch."""
-    found = _branch(k, rotation, translation, references, BRANCHES[0][0], BRANCHES[0][1], q)
+    found = _branch(k, rotation, translation, references, BRANCHES[0], q)
     if found[0] != 0:
-        for hip_branch, knee_branch in BRANCHES[1:]:
-            checked = _branch(k, rotation, translation, references, hip_branch, knee_branch, other)
+        for branch in BRANCHES[1:]:
+            checked = _branch(k, rotation, translation, references, branch, other)
             if checked[0] == 0:
                 _copy(other, q)
                 return checked[0], checked[1], checked[2], True
