@@ -105,10 +105,20 @@ def _store(q, shoulder, q4, wrist):
 def seed_branches(shoulder, wrist, geo, arm, frame, q):
     """q (7,) at the shoulder rotation ``frame`` on the branches nearest the seed; returns the
     violation [rad] and the branches (shoulder, wrist: True for the first)."""
-    seed_s, seed_w = _seeds(arm)
-    s_angles, s_out, s_upper = triple.seed_branch(shoulder, triple.entries(shoulder, frame), seed_s)
+    return _wrist_seed_branch(wrist, geo, arm, frame, q, *_shoulder_seed_branch(shoulder, arm, frame))
+
+
+@borrowing
+def _shoulder_seed_branch(shoulder, arm, frame):
+    """The shoulder's part of :func:`seed_branches`: angles [rad], violation [rad], branch."""
+    return triple.seed_branch(shoulder, triple.entries(shoulder, frame), _seeds(arm)[0])
+
+
+@borrowing
+def _wrist_seed_branch(wrist, geo, arm, frame, q, s_angles, s_out, s_upper):
+    """:func:`seed_branches` from its shoulder part (angles, violation [rad], branch) on."""
     w_entries = triple.entries(wrist, _wrist_rotation(geo, arm, frame))
-    w_angles, w_out, w_upper = triple.seed_branch(wrist, w_entries, seed_w)
+    w_angles, w_out, w_upper = triple.seed_branch(wrist, w_entries, _seeds(arm)[1])
     _store(q, s_angles, arm[Q4], w_angles)
     return s_out + w_out, s_upper, w_upper
 
@@ -280,6 +290,16 @@ def _distance(q, arm):
 
 
 @borrowing
+def _shoulder_distance(s_angles, arm):
+    """The first four terms of :func:`_distance` (shoulder angles, elbow), summed in its order: a
+    lower bound of the whole distance [rad²], as the wrist's terms are squares."""
+    total = 0.0
+    for i in range(3):
+        total += (s_angles[i] - arm[SEED + i]) * (s_angles[i] - arm[SEED + i])
+    return total + (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
+
+
+@borrowing
 def _copy(source, destination):
     for i in range(destination.shape[0]):
         destination[i] = source[i]
@@ -336,12 +356,17 @@ def _refine(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q, work):
 @borrowing
 def _best_sample(shoulder, wrist, geo, arm, psi, s_upper, w_upper, best, candidate, roots, count, order):
     """follow._best_sample over the ``count`` roots (in ``order``), then SAMPLES: the solution on
-    the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it.
+    the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it. A
+    swivel whose shoulder and elbow alone are no nearer than the best skips the wrist's split.
     Returns (ψ, shoulder branch, wrist branch) of ``best`` (7,)."""
     best_distance = _distance(best, arm)
     for i in range(count + len(SAMPLES)):
         swivel = roots[order[i]] if i < count else SAMPLES[i - count]
-        violation, s_up, w_up = seed_branches(shoulder, wrist, geo, arm, _turned(arm, swivel), candidate)
+        frame = _turned(arm, swivel)
+        s_angles, s_out, s_up = _shoulder_seed_branch(shoulder, arm, frame)
+        if _shoulder_distance(s_angles, arm) >= best_distance:
+            continue  # the wrist's terms only add to it: this swivel cannot be nearer the seed
+        violation, s_up, w_up = _wrist_seed_branch(wrist, geo, arm, frame, candidate, s_angles, s_out, s_up)
         distance = _distance(candidate, arm)
         if violation <= LIMIT_TOLERANCE and distance < best_distance:
             psi, s_upper, w_upper, best_distance = swivel, s_up, w_up, distance
