@@ -121,4 +121,6 @@ def test_ik_demo_names_a_description_that_does_not_load(tmp_path, capsys):
     broken.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="r"><xacro:oops/></robot>')
     assert ik_demo.main(["--urdf", str(broken), "--output", str(tmp_path / "demo")]) == 1
     error = capsys.readouterr().err
-    assert f"ik_demo: cannot run on {broken}: xacro file '{broken}' does not expand" in error and "oops" in error
+    assert (
+        f"ik_demo: cannot run on {broken}: xacro file '{broken}' does not expand" in error and "oops" in error
+    )
