@@ -85,7 +85,7 @@ class HumanoidSpec:
 
 
 def _fmt(values: tuple[float, ...] | np.ndarray) -> str:
-    return " ".join(f"{v:.6g}" for v in values)
+    return " ".join(f"{v + 0.0:.6g}" for v in values)  # + 0.0: "0", never "-0"
 
 
 def box_inertial(mass: float, size: tuple[float, float, float], xyz=(0.0, 0.0, 0.0)) -> str:
