@@ -39,6 +39,10 @@ class JacobianOptions:
         damping: w in the damped least squares damping λ = w·E + damping_bias + singular term,
             with E half the squared, normalised task error (Sugihara 2011).
         damping_bias: the constant part of λ (keeps the system regular at singular postures).
+            Small enough to leave a nearly singular direction its Gauss-Newton step near the
+            solution: at 1e-5 it outweighed σ² ≈ 1e-8 of the OP3's legs a few mrad from their hip
+            gimbal, each step there went ~1 % of the way, and 0.3 % of reachable targets were
+            missed (docs/algorithms.md).
         singular_threshold: below this smallest singular value of the normalised Jacobian, the
             damping grows towards ``singular_damping`` (squared-singular-value units).
         singular_damping: the largest extra damping added at a fully singular posture.
@@ -68,7 +72,7 @@ class JacobianOptions:
     parallel_restarts: int = 2
     seed_iterations: int = 10
     damping: float = 0.1
-    damping_bias: float = 1e-5
+    damping_bias: float = 1e-7
     singular_threshold: float = 0.05
     singular_damping: float = 1.0
     step_size: float = 1.0
