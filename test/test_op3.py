@@ -26,7 +26,11 @@ def test_op3_limbs_and_soles_come_from_its_tree_and_foot_meshes():
     assert body.chains["left_leg"] == ("body_link", "l_ank_roll_link_sole")  # a sole frame made for it
     leg = body.model.chain(*body.chains["left_leg"])
     assert leg.joint_names == OP3_LEFT_LEG
-    assert body.chains["right_arm"] == ("body_link", "r_el_link")
+    # its 3-joint arms end at the elbow link with nothing fixed to it: the tip is a frame made at
+    # the forearm's centre of mass, which the elbow moves (the elbow link's origin it cannot)
+    assert body.chains["right_arm"] == ("body_link", "r_el_link_tip")
+    arm = body.model.chain(*body.chains["right_arm"])
+    assert np.linalg.matrix_rank(arm.jacobian(np.array([0.3, 0.5, -0.5]))[:3], tol=1e-3) == 3
     assert body.sole_links is not None, body.whole_body_problem
     for sole, side in zip(body.sole_links, (1.0, -1.0)):
         pose = body.model.chain(body.model.root, sole).fk(np.zeros(6))
