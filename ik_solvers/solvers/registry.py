@@ -57,8 +57,12 @@ def _build_geometric(chain: Chain, **options: object) -> Solver:
 
 
 def _build_jacobian(chain: Chain, **options: object) -> Solver:
+    """The Jacobian solver; position only (``task="position"``) unless ``options`` name a task,
+    for a chain of fewer than 6 joints (a pose target it could meet exactly is rare)."""
     from ik_solvers.solvers.numeric.jacobian import JacobianSolver
 
+    if chain.n < FULL_POSE_JOINTS:
+        options = {"task": "position", **options}
     return JacobianSolver(chain, **options)
 
 
@@ -69,8 +73,6 @@ def _build_auto(chain: Chain, **options: object) -> Solver:
         return _build_geometric(chain)
     except UnsupportedChainError:
         pass
-    if chain.n < FULL_POSE_JOINTS:
-        options = {"task": "position", **options}
     return _build_jacobian(chain, **options)
 
 
@@ -96,7 +98,8 @@ SOLVERS: dict[str, SolverKind] = {
     "jacobian": SolverKind(
         _build_jacobian,
         _warm_up_jacobian,
-        description="iterative Jacobian methods for any serial chain",
+        description="iterative Jacobian methods for any serial chain (position only for chains of fewer "
+        "than 6 joints)",
         takes_timeout=True,
     ),
 }
