@@ -41,7 +41,8 @@ SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 LOCK_STEP_TIMEOUT = 1.0  # [s] sim_node waits this long for a period's command: under load on a
 # shared 2-core machine they come later than the default 0.2 s, and a period run without its
 # command is a frozen servo target again
-VELOCITY_FRACTION = 1.0  # ik_node's max_velocity_fraction: a swinging knee needs 3.6 rad/s (URDF: 4.8)
+REFERENCE_JOINT_SPEED = 4.8  # [rad/s] the packaged humanoid's leg servos (URDF), whose walk needs up
+# to 3.6 rad/s at a swinging knee; other robots: scaled as the walk's durations (velocity_fraction)
 
 
 class ArmsOnly:
@@ -57,6 +58,19 @@ class ArmsOnly:
 
     def settled(self, times: np.ndarray, since: float = 0.3) -> np.ndarray:
         return self.inner.settled(times, since)
+
+
+def velocity_fraction(legs, generator: WalkingPatternGenerator, config) -> float:
+    """ik_node's ``max_velocity_fraction`` for the demo: each joint at its URDF velocity limit,
+    but the legs no faster than REFERENCE_JOINT_SPEED scaled as the walk's durations are
+    (√(timing_com_height / z_c), docs/your-robot.md): what this robot's walk needs with room to
+    spare. A description whose limits are placeholders (the OP3's: 100 rad/s, 1000 N m) would
+    otherwise let the first stance command jump the joints, and the simulated servos with them."""
+    fastest = max(float(chain.velocity_limits.max()) for chain in legs)
+    scale = 1.0
+    if config.timing_com_height > 0.0:
+        scale = float(np.sqrt(config.timing_com_height / generator.geometry.com_height))
+    return min(1.0, REFERENCE_JOINT_SPEED * scale / fastest)
 
 
 def parameter_file(urdf: str, folder: Path) -> Path:
@@ -114,7 +128,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             *robot,
             *sim_time,
             "-p",
-            f"max_velocity_fraction:={VELOCITY_FRACTION}",
+            f"max_velocity_fraction:={velocity_fraction(legs.values(), generator, config):.6g}",
         )
         walk = run_walk(
             WalkLog.for_walk(stance, generator.geometry),

@@ -8,7 +8,7 @@ above the floor, the legs squat, then step in place; both arms trace circles wit
 pole on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
 end it prints a results table per chain and writes PNG figures (and ``results.json``) to the
 output folder. Run with ``make demo`` or
-``ik_demo [--fixed-base] [--urdf FILE] [--duration S | --quick] [--output DIR]``.
+``ik_demo [--fixed-base] [--urdf FILE [--drop-missing-meshes]] [--duration S | --quick] [--output DIR]``.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ from ik_solvers.demo.metrics import ChainMetrics, Segment, chain_metrics, format
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
-from ik_solvers.description import DescriptionError, load_description
+from ik_solvers.description import DescriptionError, RobotDescription, load_description
 from ik_solvers.limbs import find_body
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
+from ik_solvers.sim.mujoco_urdf import missing_meshes, without_missing_meshes
 from ik_solvers.solvers.registry import kind_used
 
 LEGS, ARMS = ("left_leg", "right_leg"), ("left_arm", "right_arm")
@@ -41,7 +42,7 @@ DEFAULT_DURATION = 36.0  # [s] of motion: two phases
 QUICK_DURATION = 12.0
 ARMS_DURATION = 16.0  # [s] of arm motion after the walk: the whole demo stays under three minutes
 JACOBIAN_TIMEOUT = 0.02  # [s] per solve: room for a busy 2-core machine descheduling the node
-ARM_JOINTS = 4  # the arms' circles take a shoulder and an elbow (and pole the elbow)
+ARM_JOINTS = 3  # the arms' circles take a shoulder pitch, another joint and an elbow
 HOVER = 0.03  # [m] sole clearance above the floor with straight legs (fixed base)
 
 
@@ -75,6 +76,12 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         type=Path,
         default=None,
         help="another humanoid of the same joint structure, URDF or xacro (default: packaged)",
+    )
+    parser.add_argument(
+        "--drop-missing-meshes",
+        action="store_true",
+        help="simulate without the collision meshes the description names but whose files are "
+        "missing (each is named); default: refuse to run",
     )
     servo_bus.add_option(parser)
     options = parser.parse_args(argv)
@@ -114,6 +121,25 @@ def _unsupported(body, fixed_base: bool) -> str:
     return ""
 
 
+def _with_meshes_checked(description: RobotDescription, drop: bool) -> RobotDescription:
+    """``description``, or with its missing meshes left out when ``drop`` (one line names them).
+
+    Raises:
+        DescriptionError: meshes the simulator loads are missing and ``drop`` is False.
+    """
+    missing = missing_meshes(description)
+    if not missing:
+        return description
+    others = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    if not drop:
+        raise DescriptionError(
+            f"{len(missing)} mesh(es) the simulator loads are missing: {missing[0]}{others}. Put the "
+            "files there, or run with --drop-missing-meshes to simulate without those shapes"
+        )
+    print(f"ik_demo: --drop-missing-meshes: {len(missing)} shape(s) left out: {missing[0]}{others}")
+    return without_missing_meshes(description)
+
+
 def hover_height(chains: dict[str, Chain]) -> float:
     """[m] torso height that keeps the straight legs' soles HOVER [m] above the floor (fixed base)."""
     lowest = min(chain.fk(np.zeros(chain.n))[2, 3] for name, chain in chains.items() if name in LEGS)
@@ -136,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
     path = options.urdf or package_share_path("urdf", "humanoid.urdf")
     try:
-        description = load_description(path)
+        description = _with_meshes_checked(load_description(path), options.drop_missing_meshes)
         body = find_body(RobotModel.from_urdf_string(description.xml, description.source))
     except (DescriptionError, ModelError) as error:
         print(f"ik_demo: cannot run on {path}: {error}", file=sys.stderr)

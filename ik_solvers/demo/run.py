@@ -138,6 +138,7 @@ def _drive(
             run.snapshots.append((max(t, 0.0), dict(node.solve_counts)))
         next_tick = node.start + next_tick_offset(t, period)
         while node.seconds() < next_tick - TICK_ROUNDING * period:  # simulated time lands on ticks
+            children.check_running()  # a simulator that stopped stops its clock
             executor.spin_once(timeout_sec=max(next_tick - node.seconds(), 0.0))
     run.snapshots.append((end, dict(node.solve_counts)))
     if switch is None or run.switch_time is None:

@@ -36,6 +36,7 @@ SHIFT_KEYS = (
 )
 LIFT_RIGHT_KEYS = ((0.0, 0.0), (0.14, 0.0), (0.24, 1.0), (0.34, 0.0), (1.0, 0.0))
 LIFT_LEFT_KEYS = ((0.0, 0.0), (0.6, 0.0), (0.68, 1.0), (0.76, 0.0), (1.0, 0.0))
+ELBOW = 3  # index of the elbow joint in an arm of a 3-joint shoulder
 RADIUS_KEYS = ((0.0, 0.0), (0.1, 1.0), (0.8, 1.0), (0.88, 0.0), (1.0, 0.0))
 TURN_KEYS = (
     (0.0, 0.0),
@@ -154,7 +155,7 @@ class ArmTargets:
 
     def __init__(self, chain: Chain, origins: np.ndarray, sizes: Sizes) -> None:
         """``origins``: (n, 3) joint positions [m] at q = 0 (:func:`joint_origins`)."""
-        shoulder, elbow = origins[0], origins[3]
+        shoulder, elbow = origins[0], origins[_elbow(chain)]
         wrist = chain.fk(np.zeros(chain.n))[:3, 3]
         self.length = float(np.linalg.norm(elbow - shoulder) + np.linalg.norm(wrist - elbow))
         direction = np.array([np.cos(sizes.elevation), 0.0, np.sin(sizes.elevation)])
@@ -180,14 +181,20 @@ class ArmTargets:
         return np.repeat(self.pole[None], len(np.asarray(times)), axis=0)
 
 
+def _elbow(chain: Chain) -> int:
+    """Index of the elbow joint: the fourth (after a 3-joint shoulder), or the last of a shorter arm."""
+    return min(ELBOW, chain.n - 1)
+
+
 def _pitch_posture(chain: Chain, point: np.ndarray) -> np.ndarray:
-    """(n,) configuration reaching ``point`` [m] with the shoulder pitch (joint 0) and elbow (joint 3).
+    """(n,) configuration reaching ``point`` [m] with the shoulder pitch (joint 0) and elbow
+    (:func:`_elbow`).
 
     The other joints stay at zero (clipped into their limits); the two angles come from a bounded
     least-squares fit, which also settles the elbow branch by the elbow's limits.
     """
     base = chain.rest_configuration()
-    moving = [0, 3]
+    moving = [0, _elbow(chain)]
 
     def residual(angles: np.ndarray) -> np.ndarray:
         q = base.copy()

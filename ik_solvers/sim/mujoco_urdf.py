@@ -69,6 +69,41 @@ def _mesh_file(uri: str, link: str, description: RobotDescription, meshdir: str 
     raise DescriptionError(f"mesh '{uri}' of link '{link}' not found{because}{looked}")
 
 
+def _unfound_meshes(robot: ElementTree.Element, description: RobotDescription):
+    """(link, ``<visual>``/``<collision>`` element, why) of every mesh in ``robot`` (the URDF's
+    root element, its ``meshdir`` still in place) that the simulator loads (visuals only when
+    the URDF keeps them) and that names no file it can find."""
+    compiler = _compiler(robot)
+    meshdir = None if compiler is None else compiler.get("meshdir")
+    kinds = ("visual", "collision") if _keeps_visuals(robot) else ("collision",)
+    for link in robot.findall("link"):
+        for element in [e for e in link if e.tag in kinds]:
+            mesh = element.find("geometry/mesh")
+            if mesh is None:
+                continue
+            try:
+                _mesh_file(mesh.get("filename", ""), link.get("name", "?"), description, meshdir)
+            except DescriptionError as error:
+                yield link, element, str(error)
+
+
+def missing_meshes(description: RobotDescription) -> list[str]:
+    """One line per mesh of ``description`` that the simulator loads (collisions; visuals when the
+    URDF keeps them) and cannot find: "collision mesh 'URI' of link 'L' not found; looked for ..."."""
+    robot = robot_element(description.xml, "robot description")
+    return [f"{element.tag} {why}" for _, element, why in _unfound_meshes(robot, description)]
+
+
+def without_missing_meshes(description: RobotDescription) -> RobotDescription:
+    """``description`` with the elements of :func:`missing_meshes` taken out (inertials, joints and
+    all other geometry kept; comments dropped): for a description published without some of its
+    mesh files."""
+    robot = robot_element(description.xml, "robot description")
+    for link, element, _ in list(_unfound_meshes(robot, description)):
+        link.remove(element)
+    return RobotDescription(to_text(robot), description.source, description.package_path)
+
+
 def _mujoco_mesh(path: Path, uri: str) -> tuple[str, bytes]:
     """(extension, bytes) MuJoCo reads for the mesh file ``path``."""
     suffix = path.suffix.lower()
