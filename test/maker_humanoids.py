@@ -38,6 +38,8 @@ class MakerSpec:
         root_on_floor: the root is a massless ``base_footprint`` on the floor under the pelvis.
         head: a neck yaw and head pitch chain on the torso.
         mesh_file: the foot mesh as the URDF names it (relative to the URDF file, or absolute).
+        fingers: fingers on each hand, two pitch joints each (0: a rigid hand).
+        toe: a toe pitch joint at the front of each foot plate (a 7th leg joint).
     """
 
     name: str = "maker"
@@ -46,6 +48,8 @@ class MakerSpec:
     root_on_floor: bool = False
     head: bool = True
     mesh_file: str = "meshes/foot.stl"
+    fingers: int = 0
+    toe: bool = False
 
 
 def _f(values) -> str:
@@ -123,6 +127,12 @@ def _leg(spec: MakerSpec, side: str, parent: str) -> list[str]:
         parts.append(_link(child, mass, size, centre, collisions))
         parts.append(_joint(f"{side}{name}", parent, child, xyz, axis, _mirrored(limits, axis, side)))
         parent = child
+    if spec.toe:
+        toe = f"{side.lower()}_toe"
+        x, _, z = FOOT_CENTRE
+        front = (0.02, FOOT_SIZE[1], FOOT_SIZE[2])
+        parts.append(_link(toe, 0.02, front, (0.01, 0, 0)))
+        parts.append(_joint(f"{side}ToePitch", parent, toe, (x + FOOT_SIZE[0] / 2, 0, z), "y", (-0.5, 0.5)))
     return parts
 
 
@@ -155,6 +165,16 @@ def _arm(spec: MakerSpec, side: str) -> list[str]:
     hand = f"{side.lower()}_hand"
     parts.append(_link(hand, 0.08, (0.02, 0.06, 0.06), (0, 0, -0.03)))
     parts.append(_joint(f"{side}HandFixed", parent, hand, (0, 0, -0.14 if spec.arm_joints == 3 else 0.0)))
+    for finger in range(spec.fingers):
+        link, y = hand, (finger - (spec.fingers - 1) / 2) * 0.02
+        for phalanx in range(2):
+            child = f"{side}Finger{finger}_{phalanx}"
+            parts.append(_link(child, 0.01, (0.01, 0.01, 0.025), (0, 0, -0.0125)))
+            xyz = (0, y, -0.06) if phalanx == 0 else (0, 0, -0.025)
+            parts.append(
+                _joint(f"{side}Finger{finger}Joint{phalanx}", link, child, xyz, "y", (0.0, 1.5), (0.5, 6.0))
+            )
+            link = child
     return parts
 
 

@@ -48,6 +48,28 @@ def test_legs_arms_and_head_are_found_without_names(arm_joints):
     ]
 
 
+@pytest.mark.parametrize("arm_joints", [3, 7])
+def test_hands_with_fingers_end_the_arms_at_the_palm(arm_joints):
+    """The fingers' branches make the hand a split; the arm ends there, the fingers are no limbs."""
+    body = body_of(fingers=3, arm_joints=arm_joints)
+    left, right = body.limbs.arms
+    assert (left.end_link, right.end_link) == ("l_hand", "r_hand")
+    assert [len(arm.joint_names) for arm in (left, right)] == [arm_joints, arm_joints]
+    assert [limb.end_link for limb in body.limbs.others] == ["head"]
+    assert body.whole_body_problem == ""
+    if arm_joints == 3:  # position only: the tip is the hand's centre of mass, which the elbow moves
+        assert body.chains["left_arm"] == ("torso", "l_hand_tip")
+
+
+def test_legs_with_a_toe_joint_end_at_the_foot():
+    body = body_of(toe=True)
+    left, right = body.legs
+    assert (left.end_link, right.end_link) == ("l_foot", "r_foot")
+    assert left.joint_names[-1] == "LAnkleRoll" and len(right.joint_names) == 6
+    assert body.chains["left_leg"] == ("torso", "l_foot_sole") and body.whole_body_problem == ""
+    assert sole_geometry(body.model, "l_foot_sole").size == pytest.approx(FOOT_SIZE[:2])
+
+
 def test_a_root_on_the_floor_gives_the_legs_the_pelvis_and_the_arms_the_torso():
     body = body_of(root_on_floor=True)
     assert body.model.root == "base_footprint"

@@ -4,11 +4,14 @@ A *branch point* is a link with two or more child branches that hold movable joi
 root, each branch is followed while it does not split; where it ends without further movable
 joints, it is a limb, from the branch point it left (its base: the torso or pelvis) to the last
 link its joints move. A branch that splits again (a waist leading to a chest with arms and
-head) is trunk, and its own branches are searched in turn. Nothing here reads a link or joint name.
+head) is trunk, and its own branches are searched in turn, unless the split is a hand's: every
+branch from it ends without splitting again, nearer to the split than the split is to the branch's
+base (fingers on a palm); the limb then ends at the palm. Nothing here reads a link or joint name.
 
 Which limb is which, at q = 0 in the root frame (REP-103: x forward, y left, z up):
 
-- legs: the two limbs whose end links are lowest, when both have 6 movable joints, or when those
+- legs: the two limbs whose end links are lowest, taken to their sixth joint (a toe joint after
+  the ankle is left out: the leg ends at the foot), when both have 6 movable joints, or when those
   end links are the robot's lowest bodies (feet of fewer joints: chains for IK, but no standing);
   the left one is the one further along +y;
 - arms: of the other limbs, those whose first joint lies off the middle plane (|y| above
@@ -85,6 +88,13 @@ def _segments(model: RobotModel) -> list[tuple[str, str, tuple[str, ...]]]:
     def branches(link: str) -> list:
         return [j for j in model.children(link) if j.type in MOVABLE_TYPES or moves[j.child]]
 
+    def leaf_end(joint) -> str | None:
+        """The end link of the branch from ``joint`` when it never splits, else None."""
+        link = joint.child
+        while len(following := branches(link)) == 1:
+            link = following[0].child
+        return None if following else link
+
     found, stack = [], [model.root]
     while stack:
         start = stack.pop()
@@ -93,11 +103,31 @@ def _segments(model: RobotModel) -> list[tuple[str, str, tuple[str, ...]]]:
             while len(following := branches(link)) == 1:
                 path.append(following[0])
                 link = following[0].child
-            if following:
+            if following and not _is_hand(model, start, link, [leaf_end(j) for j in following]):
                 stack.append(link)
             else:
                 found.append((start, link, tuple(j.name for j in path if j.type in MOVABLE_TYPES)))
     return found
+
+
+def _is_hand(model: RobotModel, start: str, link: str, ends: list[str | None]) -> bool:
+    """Whether the split at ``link`` is a hand's: every branch from it (its fingers) ends without
+    splitting again, nearer to ``link`` than ``link`` is to ``start`` (the limb's base), at q = 0.
+    A chest with arms and a head is trunk: its arms reach further than the waist below it."""
+    if None in ends:
+        return False
+    palm = zero_pose(model, link)[:3, 3]
+    reach = np.linalg.norm(palm - zero_pose(model, start)[:3, 3])
+    return all(np.linalg.norm(zero_pose(model, end)[:3, 3] - palm) < reach for end in ends)
+
+
+def _to_ankle(model: RobotModel, segment):
+    """A lowest limb of more than LEG_JOINTS joints (a toe joint after the ankle) as a leg: its
+    first LEG_JOINTS joints, ending at the link the last of them moves (the foot)."""
+    base, _, joints = segment
+    if len(joints) <= LEG_JOINTS:
+        return segment
+    return base, model.joints[joints[LEG_JOINTS - 1]].child, joints[:LEG_JOINTS]
 
 
 def _tool_frame(model: RobotModel, link: str) -> str:
@@ -114,7 +144,8 @@ def find_limbs(model: RobotModel) -> Limbs:
     ends = {end: zero_pose(model, end)[:3, 3] for _, end, _ in segments}
     order = sorted(segments, key=lambda s: ends[s[1]][2])
     legs, no_legs = None, ""
-    lowest = order[:2]
+    lowest = [_to_ankle(model, segment) for segment in order[:2]]
+    ends.update({end: zero_pose(model, end)[:3, 3] for _, end, _ in lowest})
     six = len(lowest) == 2 and all(len(s[2]) == LEG_JOINTS for s in lowest)
     counts = ", ".join(f"'{end}' ({len(joints)} joints)" for _, end, joints in lowest) or "none"
     if six or (len(lowest) == 2 and _stands_on(model, [end for _, end, _ in lowest])):
