@@ -89,6 +89,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
     timeline, commands = PostureTimeline(generator), walk_commands(generator)
+    if options.walk_only:
+        commands = commands[:2]  # forward, then the pause
     arms = {
         name: model.chain(*ends) for name, ends in options.chains.items() if name in ("left_arm", "right_arm")
     }
@@ -97,8 +99,9 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     parameters = parameter_file(urdf, output / "logs")
     children = Children(output / "logs")
     walk_seconds = sum(c.duration for c in commands)
+    posture_seconds = 0.0 if options.walk_only else timeline.DURATION
     print(
-        f"ik_demo: free-standing {model.name}: {timeline.DURATION:g} s of postures, {walk_seconds:.0f} s of "
+        f"ik_demo: free-standing {model.name}: {posture_seconds:g} s of postures, {walk_seconds:.0f} s of "
         f"walking, {options.duration:g} s of arm motion; figures and logs go to {output}",
         flush=True,
     )
@@ -136,6 +139,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             commands,
             lambda: children.start("walk_node", *walk_node),
             children.check_running,
+            postures=not options.walk_only,
         )
         print("  arms: circles, geometric then jacobian solver (walk_node holds the legs)", flush=True)
         arm_run = run_motion(arms, trajectories, options.rate, children, ik_node, sim_time=True)
@@ -146,7 +150,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
         children.stop_all()
     metrics = walk_report.walk_metrics(walk)
     rows = table_rows(arm_run, trajectories)
-    moments = [(name, timeline.moment(name)) for name in ("stance", "squat", "right lifted")]
+    postures = () if options.walk_only else ("stance", "squat", "right lifted")
+    moments = [(name, timeline.moment(name)) for name in postures]
     figures = _figures(walk, arm_run, trajectories, urdf, moments, output)
     print(walk_report.format_walk_table(metrics))
     print()
@@ -177,7 +182,8 @@ def _figures(walk, arm_run, trajectories: ArmsOnly, urdf: str, moments: list, ou
     figures = [walk_report.top_view(walk, output / "walk_top_view.png")]
     posture_start = walk.stretch("posture")[0]
     moments = [(name, posture_start + t) for name, t in moments]
-    for name in ("forward", "turn", "sidestep"):
+    walked = {name for name, _, _ in walk.stretches}
+    for name in [name for name in ("forward", "turn", "sidestep") if name in walked]:
         start, end = walk.stretch(name)
         moments.append((name, 0.5 * (start + end)))
     moments.append(("stopped", walk.stretches[-1][2] - 0.5))

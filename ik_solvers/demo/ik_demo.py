@@ -8,7 +8,8 @@ above the floor, the legs squat, then step in place; both arms trace circles wit
 pole on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
 end it prints a results table per chain and writes PNG figures (and ``results.json``) to the
 output folder. Run with ``make demo`` or
-``ik_demo [--fixed-base] [--urdf FILE [--drop-missing-meshes]] [--duration S | --quick] [--output DIR]``.
+``ik_demo [--fixed-base | --walk-only] [--urdf FILE [--drop-missing-meshes]] [--duration S | --quick]
+[--output DIR]``.
 """
 
 from __future__ import annotations
@@ -76,6 +77,11 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         type=Path,
         default=None,
         help="another humanoid of the same joint structure, URDF or xacro (default: packaged)",
+    )
+    parser.add_argument(
+        "--walk-only",
+        action="store_true",
+        help="free-standing: no posture phases, turn or sidestep; stand, walk forward 1 m, stop (then the arms)",
     )
     parser.add_argument(
         "--drop-missing-meshes",

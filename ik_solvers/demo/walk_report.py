@@ -33,7 +33,9 @@ def walk_metrics(run) -> WalkMetrics:
     """The walking figures of ``run`` (see :mod:`ik_solvers.walk.walk_metrics`)."""
     measured = run.log.measured()
     times, base = measured["times"], measured["base"]
-    forward_start, turn_start = run.stretch("forward")[0], run.stretch("turn")[0]
+    names = [name for name, _, _ in run.stretches]
+    forward_start = run.stretch("forward")[0]
+    stopped = run.stretches[names.index("forward") + 1][2]  # the end of the pause after it
     walk_start, walk_end = forward_start, run.stretches[-1][2]
     walking = (times >= walk_start) & (times <= walk_end)
     polygons = wm.support_polygons(run.log, measured["soles"], measured["support"])
@@ -42,9 +44,9 @@ def walk_metrics(run) -> WalkMetrics:
     factors = run.real_time_factors
     return WalkMetrics(
         fell=wm.fell(base, measured["com"]),
-        distance_m=wm.displacement(times, base, forward_start, turn_start),
+        distance_m=wm.displacement(times, base, forward_start, stopped),
         commanded_distance_m=FORWARD,
-        heading_error_deg=float(abs(np.degrees(heading - TURN))),
+        heading_error_deg=float(abs(np.degrees(heading - (TURN if "turn" in names else 0.0)))),
         steps=wm.step_count(measured["support"][walking]),
         com_margin_min_mm=float(1000.0 * np.nanmin(margins)) if np.isfinite(margins).any() else float("nan"),
         torso_tilt_max_deg=float(wm.tilt_degrees(base).max()),

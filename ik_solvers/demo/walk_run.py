@@ -152,8 +152,10 @@ def run_walk(
     commands: list[WalkCommand],
     start_walk_node: Callable[[], None],
     check_children: Callable[[], None],
+    postures: bool = True,
 ) -> WalkRun:
-    """Posture phases, then walking; raise TimeoutError when the pipeline does not come up."""
+    """Posture phases (unless ``postures`` is False: the stance only), then walking; raise
+    TimeoutError when the pipeline does not come up."""
     run = WalkRun(log)
     wall = time.monotonic()
     with rclpy.init(args=["ik_demo_walk"]):
@@ -184,7 +186,7 @@ def run_walk(
             executor,
             node.now,
             1.0 / RATE,
-            timeline.DURATION,
+            timeline.DURATION if postures else 0.0,
             lambda t: node.send_posture(timeline, t),
             check_children,
             lambda t: f"posture: {_posture_name(t)}",
