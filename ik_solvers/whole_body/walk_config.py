@@ -37,7 +37,13 @@ def _optional_size(text: str) -> Any:
     return rule_field(Rule(0.0, f"{text}; 0: from the robot", "m", 0.0, 10.0, start_up_only=True))
 
 
-OPTIONAL_SIZES = ("sole_length", "sole_width", "timing_com_height")  # 0: not given
+OPTIONAL_SIZES = (
+    "sole_length",
+    "sole_width",
+    "timing_com_height",
+    "timing_sole_length",
+    "timing_sole_width",
+)  # 0: not given
 SCALED_DURATIONS = ("single_support", "double_support", "start_transfer", "preview_time", "command_delay")
 
 
@@ -72,6 +78,12 @@ class WalkConfig:
             robot whose nominal CoM height is z_c, every duration but ``dt`` scales by
             √(z_c / timing_com_height) (the cart-table pendulum's time constant √(z_c / g) sets
             how fast a robot of that size shifts its weight); 0: durations as given.
+        timing_sole_length, timing_sole_width: the footprint [m] the swing duration is given
+            for; > 0: on a robot whose smaller footprint is shorter or narrower, the swing
+            (``single_support``) lasts longer by the larger of the two ratios: walked open loop,
+            the CoM strays from its plan by an amount that grows with the swing's pace, and a
+            smaller footprint tolerates less (6 cm wide or 8 cm long feet fell at 0.8 s and walked
+            at 1.2 s, docs/your-robot.md); 0: not scaled.
     """
 
     dt: float = _seconds(0.01, "control period", high=0.1)
@@ -91,6 +103,8 @@ class WalkConfig:
     sole_length: float = _optional_size("sole length, when the collision geometry does not give it")
     sole_width: float = _optional_size("sole width, when the collision geometry does not give it")
     timing_com_height: float = _optional_size("CoM height the durations are tuned for (scaled by sqrt)")
+    timing_sole_length: float = _optional_size("footprint length the swing duration is tuned for")
+    timing_sole_width: float = _optional_size("footprint width the swing duration is tuned for")
 
     def __post_init__(self) -> None:
         check_fields(self, "walk.")
@@ -130,6 +144,20 @@ class WalkConfig:
         # (15.8 mm against 3.2 mm in ik_demo's walk, the packaged robot scaled by 1.0005)
         periods = {name: max(round(getattr(self, name) * scale / self.dt), 1) for name in SCALED_DURATIONS}
         return replace(self, **{name: count * self.dt for name, count in periods.items()})
+
+    def for_footprint(self, size: tuple[float, float]) -> WalkConfig:
+        """This configuration with its swing made longer for a footprint of ``size`` (length,
+        width) [m] smaller than ``timing_sole_length`` × ``timing_sole_width`` (whole periods
+        ``dt``); itself when the footprint is as large or those are 0."""
+        ratios = [
+            reference / max(actual, 1e-9)
+            for reference, actual in zip((self.timing_sole_length, self.timing_sole_width), size)
+            if reference > 0.0
+        ]
+        scale = max(ratios, default=1.0)
+        if scale <= 1.0:
+            return self
+        return replace(self, single_support=round(self.single_support * scale / self.dt) * self.dt)
 
     @property
     def step_period(self) -> float:

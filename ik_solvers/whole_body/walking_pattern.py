@@ -67,8 +67,9 @@ class WalkingPatternGenerator:
     Args:
         model: the robot (sizes from its URDF, see :class:`WalkGeometry`).
         config: timing and fractions; defaults suit the packaged humanoid and scale with it (the
-            durations with the CoM height when ``timing_com_height`` is set: :attr:`config` is
-            the scaled configuration).
+            durations with the CoM height when ``timing_com_height`` is set, the swing with a
+            smaller footprint when ``timing_sole_length``/``width`` are: :attr:`config` is the
+            scaled configuration).
         left_sole, right_sole: (4, 4) initial world poses of the standing soles; None = the
             nominal stance around the world origin, facing x, on the ground z = 0.
         stance: a stance solver to reuse for the sizes (else one is built).
@@ -84,7 +85,8 @@ class WalkingPatternGenerator:
     ) -> None:
         config = config or WalkConfig()
         self.geometry = WalkGeometry.from_model(model, config, stance)
-        self.config = config.for_com_height(self.geometry.com_height)
+        footprint = np.min([sole.size for sole in self.geometry.soles], axis=0)
+        self.config = config.for_com_height(self.geometry.com_height).for_footprint(tuple(footprint))
         half = 0.5 * self.geometry.foot_separation
         left_sole = sole_matrix(0.0, half, 0.0, 0.0) if left_sole is None else np.asarray(left_sole, float)
         right_sole = (
