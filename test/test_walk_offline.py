@@ -5,7 +5,8 @@ the packaged ``config/walk.yaml``: a few steps forward, a few steps sideways (th
 where the CoM comes nearest the support sole's inner edge) and a stop, on the packaged humanoid,
 on factory variants of other lengths, hip widths and masses (``test/walking_robots.py``), and on
 a maker's humanoid with none of the packaged names (``test/maker_humanoids.py``: no ``base_link``,
-no sole frames, its root a frame on the floor below the feet, 5-joint arms, a head). The
+no sole frames, its root a frame on the floor below the feet, 5-joint arms, a head; feet of four
+contact spheres or an upright cylinder, whose footprints are smaller than the packaged robot's). The
 robot must not fall or tilt, its soles must not slip, the simulated CoM must stay 10 mm inside the
 support polygon, and it must get roughly where it was sent.
 """
@@ -30,6 +31,9 @@ FORWARD, SIDEWAYS, STOP = 5.0, 5.0, 4.0  # [s] of each command
 ROBOTS = {"packaged": lambda: package_share_path("urdf", "humanoid.urdf").read_text()}
 ROBOTS.update({name: (lambda n=name: variant_urdf(n)) for name in WALKING_VARIANTS})
 ROBOTS["maker_root_on_floor"] = lambda: maker_urdf(MakerSpec(arm_joints=5, root_on_floor=True))
+# small footprints: 14 x 6 cm between four contact spheres, an 8 cm disc (a longer swing: walk.yaml)
+ROBOTS["maker_four_spheres"] = lambda: maker_urdf(MakerSpec(foot="spheres", arm_joints=3))
+ROBOTS["maker_cylinder"] = lambda: maker_urdf(MakerSpec(foot="cylinder"))
 
 
 @pytest.fixture(scope="module", params=list(ROBOTS))
