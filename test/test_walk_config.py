@@ -62,3 +62,13 @@ def test_sole_size_is_both_or_neither():
         WalkConfig(sole_length=0.15)
     assert WalkConfig(sole_length=0.15, sole_width=0.07).sole_size == (0.15, 0.07)
     assert WalkConfig().sole_size is None
+
+
+def test_the_swing_lasts_longer_on_a_smaller_footprint_by_the_larger_ratio():
+    config = WalkConfig(single_support=0.8, timing_sole_length=0.16, timing_sole_width=0.08)
+    assert config.for_footprint((0.16, 0.08)) is config  # the footprint the swing is given for
+    assert config.for_footprint((0.2, 0.1)) is config  # a larger one: as given
+    assert config.for_footprint((0.14, 0.06)).single_support == pytest.approx(0.8 * 0.08 / 0.06, abs=0.005)
+    assert config.for_footprint((0.08, 0.08)).single_support == pytest.approx(1.6)
+    assert config.for_footprint((0.08, 0.08)).double_support == config.double_support  # the swing only
+    assert WalkConfig(single_support=0.8).for_footprint((0.08, 0.04)).single_support == 0.8  # 0: not scaled

@@ -155,7 +155,7 @@ class WalkConfig:
             if reference > 0.0
         ]
         scale = max(ratios, default=1.0)
-        if scale <= 1.0:
+        if scale <= 1.0 + 1e-6:  # as large (to rounding): the swing as given
             return self
         return replace(self, single_support=round(self.single_support * scale / self.dt) * self.dt)
 
