@@ -26,20 +26,10 @@ def without_geometry(urdf: str) -> str:
 
 
 def op3_with_the_meshes_we_have() -> str:
-    """The expanded OP3 URDF, its meshes as absolute paths, the collisions of the meshes absent from
-    the test data (all but the feet) left out; visuals are dropped by the simulator anyway."""
+    """The expanded OP3 URDF, its meshes as absolute ``file://`` URIs, the collisions of the meshes
+    absent from the test data (all but the feet) left out, as ``ik_demo --drop-missing-meshes``
+    does; visuals are dropped by the simulator anyway."""
     from ik_solvers.description import load_description
+    from ik_solvers.sim.mujoco_urdf import without_missing_meshes
 
-    description = load_description(OP3_XACRO)
-    robot = ElementTree.fromstring(description.xml)
-    for link in robot.iter("link"):
-        for collision in link.findall("collision"):
-            mesh = collision.find("geometry/mesh")
-            if mesh is None:
-                continue
-            path = description.resolve(mesh.get("filename"))
-            if path.is_file():
-                mesh.set("filename", str(path.resolve()))
-            else:
-                link.remove(collision)
-    return ElementTree.tostring(robot, encoding="unicode")
+    return without_missing_meshes(load_description(OP3_XACRO)).self_contained()
