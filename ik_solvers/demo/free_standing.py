@@ -67,9 +67,9 @@ def velocity_fraction(legs, generator: WalkingPatternGenerator, config) -> float
     spare. A description whose limits are placeholders (the OP3's: 100 rad/s, 1000 N m) would
     otherwise let the first stance command jump the joints, and the simulated servos with them."""
     fastest = max(float(chain.velocity_limits.max()) for chain in legs)
-    scale = 1.0
+    scale = 1.0  # a larger robot's slower walk keeps the reference speed
     if config.timing_com_height > 0.0:
-        scale = float(np.sqrt(config.timing_com_height / generator.geometry.com_height))
+        scale = max(1.0, float(np.sqrt(config.timing_com_height / generator.geometry.com_height)))
     return min(1.0, REFERENCE_JOINT_SPEED * scale / fastest)
 
 
