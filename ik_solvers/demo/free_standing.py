@@ -62,8 +62,8 @@ class ArmsOnly:
 
 def velocity_fraction(legs, generator: WalkingPatternGenerator, config) -> float:
     """ik_node's ``max_velocity_fraction`` for the demo: each joint at its URDF velocity limit,
-    but the legs no faster than REFERENCE_JOINT_SPEED scaled as the walk's durations are
-    (√(timing_com_height / z_c), docs/your-robot.md): what this robot's walk needs with room to
+    but the legs no faster than REFERENCE_JOINT_SPEED, times √(timing_com_height / z_c) on a
+    robot whose walk is faster (docs/your-robot.md): what this robot's walk needs with room to
     spare. A description whose limits are placeholders (the OP3's: 100 rad/s, 1000 N m) would
     otherwise let the first stance command jump the joints, and the simulated servos with them."""
     fastest = max(float(chain.velocity_limits.max()) for chain in legs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import rclpy
@@ -108,14 +108,10 @@ class WalkDemoNode(Node):
         """ik_node listens to whole-body targets and the simulator publishes."""
         return self.target_publisher.get_subscription_count() > 0 and bool(self.log.measured_times)
 
-    def send_posture(
-        self, timeline: PostureTimeline, t: float, height: float | None = None, com: np.ndarray | None = None
-    ) -> None:
-        """Publish the posture target at ``t`` [s] of the posture phases (torso ``height`` [m] and
-        CoM target (2,) [m] instead of the timeline's when given)."""
+    def send_posture(self, timeline: PostureTimeline, t: float, height: float | None = None) -> None:
+        """Publish the posture target at ``t`` [s] of the posture phases (torso ``height`` [m]
+        instead of the timeline's when given)."""
         pose = timeline.at(t)
-        if com is not None:
-            pose = replace(pose, com=com)
         message = WholeBodyTarget()
         message.header.frame_id = WORLD
         message.header.stamp = self.get_clock().now().to_msg()  # simulated: the period it answers
@@ -164,12 +160,10 @@ def run_walk(
         executor.add_node(node)
         _spin_until(executor, node.ready, check_children, "ik_node's whole-body interface and the simulator")
         start_height = node.log.bases[-1][2] - 0.002  # lower the torso gently from where it stands
-        start_com = _standing_com(node.log, timeline)
 
-        def reach_stance(t: float) -> None:  # from where it stands, smoothly: no step in the commands
-            ramp = 0.5 - 0.5 * np.cos(np.pi * min(t / (PREROLL - 1.0), 1.0))
-            height = start_height + ramp * (timeline.height - start_height)
-            node.send_posture(timeline, 0.0, height, start_com + ramp * (timeline.middle - start_com))
+        def reach_stance(t: float) -> None:
+            ramp = min(t / (PREROLL - 1.0), 1.0)
+            node.send_posture(timeline, 0.0, start_height + ramp * (timeline.height - start_height))
 
         _every(
             executor,
@@ -230,15 +224,6 @@ def _posture_name(t: float) -> str:
         if t < end:
             return name
     return "lift left foot"
-
-
-def _standing_com(log: WalkLog, timeline: PostureTimeline) -> np.ndarray:
-    """(2,) x, y [m] of the CoM as last measured, carried with the soles to the timeline's stance:
-    the CoM target that asks for no change of posture (straight legs, as the simulator starts)."""
-    measured = log.measured()
-    soles, com = measured["soles"][-1], measured["com"][-1]
-    here = 0.5 * (soles[0, :2, 3] + soles[1, :2, 3])
-    return com[:2] - here + 0.5 * (timeline.left[:2, 3] + timeline.right[:2, 3])
 
 
 def _spin_until(executor, condition, check_children, what: str, act=None) -> None:
