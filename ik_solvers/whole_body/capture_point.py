@@ -1,0 +1,96 @@
+"""Divergent component of motion (capture point) of the linear inverted pendulum, and where to step.
+
+For a CoM c at height z_c with velocity ċ and the ZMP p (horizontal, world frame):
+
+    ω = √(g / z_c),   ξ = c + ċ / ω,   ξ̇ = ω (ξ − p)
+
+(J. Pratt, J. Carff, S. Drakunov, A. Goswami, "Capture point: a step toward humanoid push
+recovery", IEEE-RAS Humanoids 2006; J. Englsberger, C. Ott, A. Albu-Schäffer, "Three-dimensional
+bipedal walking control based on divergent component of motion", IEEE Transactions on Robotics
+31(2), 2015). ξ runs away from the ZMP; with p held it is ξ(t) = p + (ξ(0) − p) e^{ωt}.
+
+Feedback on a DCM error e = ξ − ξ_ref (Englsberger et al. 2015): the ZMP p_ref + (1 + k/ω) e
+makes ė = −k e. The ZMP cannot leave the support polygon: what the clipped ZMP cannot absorb by
+the end of the swing is the error the next footstep must take (the step adjustment of M. Khadiv,
+A. Herzog, S. A. A. Moosavian, L. Righetti, "Step timing adjustment: a step toward generating
+robust gaits", IEEE-RAS Humanoids 2016, in its closed form for a fixed step time: the landing
+moves with the DCM it will meet, so that the DCM's offset from the new stance is the planned one).
+Units: m, s.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+GRAVITY = 9.81  # [m/s²]
+
+
+def natural_frequency(com_height: float) -> float:
+    """ω = √(g / z_c) [1/s] for a CoM height z_c [m] > 0."""
+    if not com_height > 0.0:
+        raise ValueError(f"the CoM height must be > 0 m for the pendulum's frequency, got {com_height}")
+    return math.sqrt(GRAVITY / com_height)
+
+
+def dcm(com: np.ndarray, velocity: np.ndarray, omega: float) -> np.ndarray:
+    """ξ = c + ċ / ω: (2,) [m] of the CoM (2,) [m] and its velocity (2,) [m/s]."""
+    return np.asarray(com, dtype=float)[:2] + np.asarray(velocity, dtype=float)[:2] / omega
+
+
+def dcm_after(xi: np.ndarray, zmp: np.ndarray, omega: float, seconds: float) -> np.ndarray:
+    """ξ after ``seconds`` [s] with the ZMP held at ``zmp`` (2,) [m]."""
+    return zmp + (xi - zmp) * math.exp(omega * max(seconds, 0.0))
+
+
+def zmp_feedback(error: np.ndarray, omega: float, gain: float) -> np.ndarray:
+    """ZMP offset (2,) [m] from the reference for a DCM error (2,) [m]: (1 + k/ω) e, ``gain`` k [1/s]."""
+    return (1.0 + gain / omega) * np.asarray(error, dtype=float)
+
+
+def landing_offset(error: np.ndarray, absorbed: np.ndarray, omega: float, remaining: float) -> np.ndarray:
+    """How far (2,) [m] the swing's landing moves: the part of the DCM error (2,) [m] that the
+    ZMP cannot take within the support (``absorbed`` (2,) [m], its largest shift towards the
+    error), grown over the ``remaining`` [s] of the swing: (e − δp) e^{ωT}."""
+    return (np.asarray(error, dtype=float) - absorbed) * math.exp(omega * max(remaining, 0.0))
+
+
+def clip_to_polygon(point: np.ndarray, polygon: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """The point (2,) [m] itself when it lies at least ``margin`` [m] inside the convex polygon
+    (k, 2) (counter-clockwise corners), else the nearest point that does (the polygon's centroid
+    when it is narrower than twice the margin)."""
+    point = np.asarray(point, dtype=float)
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    lengths = np.hypot(edges[:, 0], edges[:, 1])
+    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / lengths[:, None]  # outward
+    offsets = np.einsum("ij,ij->i", normals, polygon) - margin
+    for _ in range(3):  # a few projections onto the violated half-planes settle a convex corner
+        violation = normals @ point - offsets
+        worst = int(np.argmax(violation))
+        if violation[worst] <= 1e-12:
+            return point
+        point = point - violation[worst] * normals[worst]
+    if np.all(normals @ point - offsets <= 1e-9):
+        return point
+    return polygon.mean(axis=0)
+
+
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """(k, 2) counter-clockwise hull of points (m, 2) (A. M. Andrew's monotone chain, 1979)."""
+    ordered = sorted(map(tuple, np.asarray(points, dtype=float)))
+
+    def half(sequence) -> list:
+        chain: list = []
+        for p in sequence:
+            while len(chain) >= 2 and _cross(chain[-2], chain[-1], p) <= 0.0:
+                chain.pop()
+            chain.append(p)
+        return chain
+
+    lower, upper = half(ordered), half(reversed(ordered))
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def _cross(o, a, b) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
