@@ -9,9 +9,9 @@ recovery", IEEE-RAS Humanoids 2006; J. Englsberger, C. Ott, A. Albu-Schäffer, "
 bipedal walking control based on divergent component of motion", IEEE Transactions on Robotics
 31(2), 2015). ξ runs away from the ZMP; with p held it is ξ(t) = p + (ξ(0) − p) e^{ωt}.
 
-Feedback on a DCM error e = ξ − ξ_ref (Englsberger et al. 2015): the ZMP p_ref + (1 + k/ω) e
-makes ė = −k e. The ZMP cannot leave the support polygon: what the clipped ZMP cannot absorb by
-the end of the swing is the error the next footstep must take (the step adjustment of M. Khadiv,
+A DCM error e = ξ − ξ_ref that the ZMP can meet inside the support polygon can be stopped there;
+the rest grows as e^{ωt} and is what the next footstep must take by the end of the swing (the
+step adjustment of M. Khadiv,
 A. Herzog, S. A. A. Moosavian, L. Righetti, "Step timing adjustment: a step toward generating
 robust gaits", IEEE-RAS Humanoids 2016, in its closed form for a fixed step time: the landing
 moves with the DCM it will meet, so that the DCM's offset from the new stance is the planned one).
@@ -42,11 +42,6 @@ def dcm(com: np.ndarray, velocity: np.ndarray, omega: float) -> np.ndarray:
 def dcm_after(xi: np.ndarray, zmp: np.ndarray, omega: float, seconds: float) -> np.ndarray:
     """ξ after ``seconds`` [s] with the ZMP held at ``zmp`` (2,) [m]."""
     return zmp + (xi - zmp) * math.exp(omega * max(seconds, 0.0))
-
-
-def zmp_feedback(error: np.ndarray, omega: float, gain: float) -> np.ndarray:
-    """ZMP offset (2,) [m] from the reference for a DCM error (2,) [m]: (1 + k/ω) e, ``gain`` k [1/s]."""
-    return (1.0 + gain / omega) * np.asarray(error, dtype=float)
 
 
 def landing_offset(error: np.ndarray, absorbed: np.ndarray, omega: float, remaining: float) -> np.ndarray:

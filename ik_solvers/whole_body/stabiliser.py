@@ -5,13 +5,14 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 1. **State**: the floating base and the CoM (:mod:`ik_solvers.whole_body.state_estimate`: IMU
    roll/pitch, leg kinematics of the supporting sole), the DCM ξ = c + ċ/ω and its error
    e = ξ − ξ_ref against the plan's (:mod:`ik_solvers.whole_body.capture_point`).
-2. **ZMP within the support**: the desired ZMP p_d = p_ref + (1 + k/ω) e, clipped to the support
-   polygon shrunk by a margin (Englsberger et al. 2015). A position-servoed robot realises a ZMP
-   through its CoM's acceleration, so the CoM command is a pendulum driven by it: the correction
-   Δc (added to the plan's CoM) follows Δc̈ = ω² (Δc − (p_d − p_ref)), the linear inverted pendulum
-   of the offset (as S. Caron, A. Kheddar, O. Tempier, "Stair climbing stabilization of the HRP-4
-   humanoid robot using whole-body admittance control", ICRA 2019, integrate their reference CoM
-   from the desired ZMP); it stays within ``zmp_margin_ratio``'s polygon of the sole.
+2. **CoM within the support**: a position-servoed robot whose sole stays flat puts its CoM where
+   it is told; a push or a model error shows as the whole robot tipping over a sole's edge, with
+   the DCM running ahead of the plan. The CoM target moves the other way, Δc = −g e (g
+   ``com_feedback_gain``), at most as far as the ZMP reference can move in the support polygon
+   shrunk by a margin: the body is brought back over the sole, which rights it (an ankle strategy).
+   The pendulum law of Englsberger et al. 2015 (ZMP p_ref + (1 + k/ω) e, the CoM integrated
+   from it) diverged here: without a force sensor its ZMP is never measured, and the integrated
+   CoM ran to its bounds within a second of walking.
 3. **Stepping**: what the clipped ZMP cannot absorb by touch-down moves the swing's landing
    (:func:`~ik_solvers.whole_body.capture_point.landing_offset`, Khadiv et al. 2016 for a fixed
    step time), at most ``step_adjust_ratio`` of the leg's horizontal reach, never across the
@@ -34,7 +35,6 @@ from ik_solvers.whole_body.capture_point import (
     dcm,
     landing_offset,
     natural_frequency,
-    zmp_feedback,
 )
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
@@ -50,7 +50,8 @@ class Correction:
     Attributes:
         com: (2,) CoM target [m] for the stance solve; torso_rotation: (3, 3) its torso attitude.
         estimate: the base state it was computed from.
-        dcm_error: (2,) e = ξ − ξ_ref [m]; zmp: (2,) the desired ZMP p_d [m].
+        dcm_error: (2,) e = ξ − ξ_ref [m]; absorbed: (2,) the part of it the support can take
+            (the ZMP's largest shift towards it inside the shrunk polygon) [m].
         landing_moved: (2,) how far the swing's landing is from its plan [m] (zero when standing
             or in double support).
     """
@@ -59,7 +60,7 @@ class Correction:
     torso_rotation: np.ndarray
     estimate: BaseEstimate
     dcm_error: np.ndarray
-    zmp: np.ndarray
+    absorbed: np.ndarray
     landing_moved: np.ndarray
 
 
@@ -75,11 +76,12 @@ class Stabiliser:
         self.generator, self.stance = generator, stance
         self.config, geometry = generator.config, generator.geometry
         self.omega = natural_frequency(geometry.com_height)
-        self.estimator = BaseStateEstimator(stance.com, stance.legs, self.config.dt, self.config.velocity_filter)
+        self.estimator = BaseStateEstimator(
+            stance.com, stance.legs, self.config.dt, self.config.velocity_filter
+        )
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
-        self.offset = np.zeros((2, 2))  # Δc, Δċ [m, m/s]
         self._planned: dict[tuple[str, float], np.ndarray] = {}  # swing → its landing as planned
 
     def update(self, tick: WalkTick, quaternion: np.ndarray, gyro: np.ndarray, q: np.ndarray) -> Correction:
@@ -93,16 +95,18 @@ class Stabiliser:
         support = self._anchor(tick)
         sole = tick.left_sole if support == "left" else tick.right_sole
         estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
-        error = dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(tick.com, tick.com_velocity, self.omega)
+        error = dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(
+            tick.com, tick.com_velocity, self.omega
+        )
         polygon = self._polygon(tick)
-        desired = clip_to_polygon(tick.zmp_reference + zmp_feedback(error, self.omega, self.config.dcm_gain), polygon, self.margin)
-        shift = desired - tick.zmp_reference
-        self._integrate(shift, polygon, tick.zmp_reference)
-        absorbed = clip_to_polygon(tick.zmp_reference + error, polygon, self.margin) - tick.zmp_reference
+        reference = tick.zmp_reference
+        absorbed = clip_to_polygon(reference + error, polygon, self.margin) - reference
+        shift = clip_to_polygon(reference - self.config.com_feedback_gain * error, polygon, self.margin)
+        com = tick.com + shift - reference
         moved = self._adjust_landing(tick, error, absorbed)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
-        return Correction(tick.com + self.offset[0], rotation, estimate, error, desired, moved)
+        return Correction(com, rotation, estimate, error, absorbed, moved)
 
     def _anchor(self, tick: WalkTick) -> str:
         """The sole the estimate stands on: the support, in double support the one nearer the ZMP reference."""
@@ -121,17 +125,6 @@ class Stabiliser:
         if tick.support in ("right", "double"):
             corners.append(soles[1].corners_in_world(tick.right_sole))
         return corners[0] if len(corners) == 1 else convex_hull(np.concatenate(corners))
-
-    def _integrate(self, shift: np.ndarray, polygon: np.ndarray, zmp_reference: np.ndarray) -> None:
-        """One period of Δc̈ = ω² (Δc − shift); Δc kept so that the CoM's offset stays within the polygon."""
-        dt, position, velocity = self.config.dt, self.offset[0], self.offset[1]
-        acceleration = self.omega**2 * (position - shift)
-        position = position + velocity * dt + 0.5 * acceleration * dt * dt
-        velocity = velocity + acceleration * dt
-        bounded = clip_to_polygon(zmp_reference + position, polygon, self.margin) - zmp_reference
-        if not np.allclose(bounded, position):
-            velocity = np.zeros(2)
-        self.offset = np.stack([bounded, velocity])
 
     def _adjust_landing(self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray) -> np.ndarray:
         """Move the swing under way so that it lands where the DCM will be; (2,) how far from its plan."""
@@ -152,10 +145,8 @@ class Stabiliser:
         target[:2] += offset
         target[:2] = self._outside_support(target[:2], step.side, tick)
         if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
-            planner.move_landing(tick.time, target)
-        return step.end[:2] - planned[:2] if planner.phase_at(tick.time).step is None else (
-            planner.phase_at(tick.time).step.end[:2] - planned[:2]
-        )
+            step = planner.move_landing(tick.time, target)
+        return step.end[:2] - planned[:2]
 
     def _outside_support(self, landing: np.ndarray, side: str, tick: WalkTick) -> np.ndarray:
         """``landing`` (2,) moved out, if needed, to at least ``inner`` beside the support sole."""

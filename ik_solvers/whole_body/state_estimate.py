@@ -86,7 +86,8 @@ class BaseStateEstimator:
         self.com_model, self.dt = com, float(dt)
         self.chains = dict(zip(("left", "right"), legs.chains))
         self._columns = {
-            side: np.array([com.index(name) for name in chain.joint_names]) for side, chain in self.chains.items()
+            side: np.array([com.index(name) for name in chain.joint_names])
+            for side, chain in self.chains.items()
         }
         self._blend = dt / (dt + velocity_filter)
         self._last: BaseEstimate | None = None

@@ -74,12 +74,10 @@ class WalkConfig:
             how fast a robot of that size shifts its weight); 0: durations as given.
         stabilise: close the loop (:mod:`ik_solvers.whole_body.stabiliser`): the CoM and torso
             attitude corrected from the IMU and the joint positions, landings adjusted.
-        dcm_gain: k [1/s]: the ZMP moves (1 + k/ω) times the DCM error off its reference
-            (Englsberger et al. 2015), clipped to the support polygon.
-        com_observer_gain: share (0..1] of the gap between the estimated CoM state and the
-            stabiliser's correction state closed each tick.
-        zmp_margin_ratio: the fed-back ZMP stays this share of the sole's width inside the
-            support polygon.
+        com_feedback_gain: the CoM target moves this times the DCM error (measured − planned)
+            the other way, within the support polygon.
+        zmp_margin_ratio: the corrected CoM target stays this share of the sole's width inside
+            the support polygon (also the margin the ZMP is granted before a step is moved).
         step_adjust_ratio: a swing's landing moves at most this share of the leg's horizontal
             reach at the walking height from its plan.
         step_adjust_deadband: [m] landing changes smaller than this are not made.
@@ -105,13 +103,21 @@ class WalkConfig:
     sole_width: float = _optional_size("sole width, when the collision geometry does not give it")
     timing_com_height: float = _optional_size("CoM height the durations are tuned for (scaled by sqrt)")
     stabilise: bool = rule_field(
-        Rule(False, "close the loop on the IMU and joint positions (whole_body.stabiliser)", start_up_only=True)
+        Rule(
+            False, "close the loop on the IMU and joint positions (whole_body.stabiliser)", start_up_only=True
+        )
     )
-    dcm_gain: float = rule_field(
-        Rule(4.0, "DCM error decay rate k of the ZMP feedback", "1/s", 0.0, 100.0, start_up_only=True)
+    com_feedback_gain: float = rule_field(
+        Rule(
+            0.5,
+            "the CoM target moves this times the DCM error the other way",
+            "",
+            0.0,
+            5.0,
+            start_up_only=True,
+        )
     )
-    com_observer_gain: float = _fraction(0.2, "share of the CoM estimate's deviation taken each tick", high_open=False)
-    zmp_margin_ratio: float = _fraction(0.15, "the fed-back ZMP stays this share of the sole's width inside it", 0.5)
+    zmp_margin_ratio: float = _fraction(0.15, "margin inside the support polygon / the sole's width", 0.5)
     step_adjust_ratio: float = _fraction(0.5, "largest landing change / the leg's horizontal reach", 2.0)
     step_adjust_deadband: float = rule_field(
         Rule(0.005, "landing changes smaller than this are not made", "m", 0.0, 1.0, start_up_only=True)
