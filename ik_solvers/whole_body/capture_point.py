@@ -51,24 +51,27 @@ def landing_offset(error: np.ndarray, absorbed: np.ndarray, omega: float, remain
     return (np.asarray(error, dtype=float) - absorbed) * math.exp(omega * max(remaining, 0.0))
 
 
-def clip_to_polygon(point: np.ndarray, polygon: np.ndarray, margin: float = 0.0) -> np.ndarray:
-    """The point (2,) [m] itself when it lies at least ``margin`` [m] inside the convex polygon
-    (k, 2) (counter-clockwise corners), else the nearest point that does (the polygon's centroid
-    when it is narrower than twice the margin)."""
-    point = np.asarray(point, dtype=float)
+def clip_to_polygon(points: np.ndarray, polygon: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """Each point (2,) or row of (m, 2) [m] itself when it lies at least ``margin`` [m] inside the
+    convex polygon (k, 2) (counter-clockwise corners), else moved onto the violated edges shrunk
+    by the margin (projections onto the most violated half-plane, a few times: exact for the
+    rectangles and hulls of rectangles here); a polygon narrower than twice the margin gives
+    its centroid."""
+    points = np.array(points, dtype=float)
+    flat = points.reshape(-1, 2)
     edges = np.roll(polygon, -1, axis=0) - polygon
-    lengths = np.hypot(edges[:, 0], edges[:, 1])
-    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / lengths[:, None]  # outward
-    offsets = np.einsum("ij,ij->i", normals, polygon) - margin
-    for _ in range(3):  # a few projections onto the violated half-planes settle a convex corner
-        violation = normals @ point - offsets
-        worst = int(np.argmax(violation))
-        if violation[worst] <= 1e-12:
-            return point
-        point = point - violation[worst] * normals[worst]
-    if np.all(normals @ point - offsets <= 1e-9):
-        return point
-    return polygon.mean(axis=0)
+    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / np.hypot(edges[:, 0], edges[:, 1])[:, None]
+    offsets = np.einsum("ij,ij->i", normals, polygon) - margin  # outward normals: n·x <= offset inside
+    for _ in range(4):
+        violation = flat @ normals.T - offsets
+        worst = np.argmax(violation, axis=1)
+        amount = np.maximum(violation[np.arange(len(flat)), worst], 0.0)
+        if not np.any(amount > 1e-12):
+            return flat.reshape(points.shape)
+        flat -= amount[:, None] * normals[worst]
+    outside = np.any(flat @ normals.T - offsets > 1e-9, axis=1)
+    flat[outside] = polygon.mean(axis=0)
+    return flat.reshape(points.shape)
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -100,9 +100,9 @@ class Stabiliser:
         )
         polygon = self._polygon(tick)
         reference = tick.zmp_reference
-        absorbed = clip_to_polygon(reference + error, polygon, self.margin) - reference
-        shift = clip_to_polygon(reference - self.config.com_feedback_gain * error, polygon, self.margin)
-        com = tick.com + shift - reference
+        wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
+        absorbed, shift = clip_to_polygon(wanted, polygon, self.margin) - reference
+        com = tick.com + shift
         moved = self._adjust_landing(tick, error, absorbed)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)

@@ -90,6 +90,7 @@ class BaseStateEstimator:
             for side, chain in self.chains.items()
         }
         self._blend = dt / (dt + velocity_filter)
+        self._com_local, self._jacobian = np.empty(3), np.empty((3, com.n))
         self._last: BaseEstimate | None = None
 
     def reset(self) -> None:
@@ -122,7 +123,8 @@ class BaseStateEstimator:
         torso = np.eye(4)
         torso[:3, :3] = rotation
         torso[:3, 3] = sole[:3, 3] - rotation @ sole_local[:3, 3]
-        com = self.com_model.position(q, torso)
+        self.com_model.local_single(np.ascontiguousarray(q, dtype=float), self._com_local, self._jacobian)
+        com = torso[:3, 3] + rotation @ self._com_local
         velocity = np.zeros(3)
         last = self._last
         if last is not None:
