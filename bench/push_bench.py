@@ -12,8 +12,9 @@ Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` o
   walked), with servos half as stiff, with 20 ms of extra command latency,
 - the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
 
-Run: ``python bench/push_bench.py [--urdf FILE] [--quick]`` (about 4 minutes; ``--quick``: the
-packaged robot only). Figures in docs/walking.md.
+Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE]`` (a few minutes;
+``--quick``: the packaged robot only; ``--config``: another walk parameter file, e.g.
+``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in docs/walking.md.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import numpy as np
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.pushes import DIRECTIONS, Conditions, largest_push, walker, walks
+from ik_solvers.whole_body import WalkConfig
 
 SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
 SLOPES = [2.0, 5.0, 8.0, 10.0]  # [deg]
@@ -47,8 +49,8 @@ def robots(urdf: Path | None, quick: bool) -> dict[str, str]:
     return chosen
 
 
-def row(urdf: str, stabilise: bool) -> list[str]:
-    config = replace(load_walk_config(), stabilise=stabilise)
+def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
+    config = replace(config, stabilise=stabilise)
     cells = [" / ".join(f"{largest_push(urdf, config, d, SIZES):.2f}" for d in DIRECTIONS)]
     cells.append(
         " / ".join(
@@ -66,8 +68,8 @@ def row(urdf: str, stabilise: bool) -> list[str]:
     return cells
 
 
-def stabiliser_cost(urdf: str) -> str:
-    robot = walker(urdf, replace(load_walk_config(), stabilise=True))
+def stabiliser_cost(urdf: str, config: WalkConfig) -> str:
+    robot = walker(urdf, replace(config, stabilise=True))
     robot.settle(0.3)
     stabiliser, costs = robot.stabiliser, []
     update = stabiliser.update
@@ -88,8 +90,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--urdf", type=Path, help="also this robot")
     parser.add_argument("--quick", action="store_true", help="the packaged robot only")
+    parser.add_argument("--config", type=Path, help="walk parameter file (default config/walk.yaml)")
     options = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f}; Δv survived [m/s], sizes {SIZES}")
+    config = load_walk_config(options.config)
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s; "
+        f"Δv survived [m/s], sizes {SIZES}"
+    )
     print(
         "| robot | loop | walking: fwd / back / left / right | standing: fwd / back / side "
         "| side slope walked | servos half as stiff | +20 ms latency |"
@@ -97,9 +104,9 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, urdf in robots(options.urdf, options.quick).items():
         for stabilise in (False, True):
-            cells = row(urdf, stabilise)
+            cells = row(urdf, config, stabilise)
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
-        print(f"  stabiliser cost on {name}: {stabiliser_cost(urdf)}", flush=True)
+        print(f"  stabiliser cost on {name}: {stabiliser_cost(urdf, config)}", flush=True)
 
 
 if __name__ == "__main__":
