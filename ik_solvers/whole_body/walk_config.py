@@ -117,7 +117,7 @@ class WalkConfig:
             start_up_only=True,
         )
     )
-    zmp_margin_ratio: float = _fraction(0.15, "margin inside the support polygon / the sole's width", 0.5)
+    zmp_margin_ratio: float = _fraction(0.3, "margin inside the support polygon / the sole's width", 0.5)
     step_adjust_ratio: float = _fraction(0.5, "largest landing change / the leg's horizontal reach", 2.0)
     step_adjust_deadband: float = rule_field(
         Rule(0.005, "landing changes smaller than this are not made", "m", 0.0, 1.0, start_up_only=True)
