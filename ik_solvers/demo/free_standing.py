@@ -71,7 +71,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     ``model`` has its sole frames (:func:`ik_solvers.limbs.find_body`); 0 on success, 1 when the
     pipeline fails."""
     output = options.output.resolve()
-    config = load_walk_config(options.walk_params)
+    config = load_walk_config()
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
     timeline, commands = PostureTimeline(generator), walk_commands(generator)
@@ -90,7 +90,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     )
     robot = ["--params-file", str(parameters)]
     sim_time = ["-p", "use_sim_time:=true"]
-    walk_yaml = str(options.walk_params or package_share_path("config", "walk.yaml"))
+    walk_yaml = str(package_share_path("config", "walk.yaml"))
     walk_node = ["--ros-args", "--params-file", walk_yaml, *robot, *sim_time]
     try:
         children.start(

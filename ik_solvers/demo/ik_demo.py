@@ -76,13 +76,6 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="another humanoid of the same joint structure, URDF or xacro (default: packaged)",
     )
-    parser.add_argument(
-        "--walk-params",
-        type=Path,
-        default=None,
-        help="walk_node parameter file (default: the packaged config/walk.yaml; config/walk_fast.yaml: "
-        "the fast gait with the stabiliser)",
-    )
     servo_bus.add_option(parser)
     options = parser.parse_args(argv)
     # Through the emulated bus the fixed-base programme runs: walking through it is not supported yet.
