@@ -143,15 +143,9 @@ class Stabiliser:
             offset *= self.max_adjust / norm
         target = planned.copy()
         target[:2] += offset
-        inside = self._outside_support(target[:2], step.side, tick)
-        land = step.land
-        if np.hypot(*(inside - target[:2])) > self.config.step_adjust_deadband:
-            # the DCM runs out over the support sole's outer edge, where this foot cannot go:
-            # land it sooner (the swing runs at up to twice its speed) so that the other one can
-            land = max(step.land - self.config.dt, tick.time + self.config.dt)
-        target[:2] = inside
-        if land < step.land or np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
-            step = planner.move_landing(tick.time, target, land)
+        target[:2] = self._outside_support(target[:2], step.side, tick)
+        if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
+            step = planner.move_landing(tick.time, target)
         return step.end[:2] - planned[:2]
 
     def _outside_support(self, landing: np.ndarray, side: str, tick: WalkTick) -> np.ndarray:
