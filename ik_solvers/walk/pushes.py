@@ -10,7 +10,7 @@ slope [rad], servo stiffness (a factor on the position gain), extra command late
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -98,8 +98,3 @@ def walks(urdf: str, config: WalkConfig, conditions: Conditions, seconds: float 
     robot.run([(seconds, (WALK_SPEED * robot.generator.max_command[0], 0.0, 0.0)), (STOP, (0.0, 0.0, 0.0))])
     measured = robot.log.measured()
     return not walk_metrics.fell(measured["base"], measured["com"])
-
-
-def closed_loop(config: WalkConfig, on: bool) -> WalkConfig:
-    """``config`` with the stabiliser on or off."""
-    return replace(config, stabilise=on)

@@ -82,7 +82,7 @@ class Stabiliser:
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
-        self._planned: dict[tuple[str, float], np.ndarray] = {}  # swing → its landing as planned
+        self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
 
     def update(self, tick: WalkTick, quaternion: np.ndarray, gyro: np.ndarray, q: np.ndarray) -> Correction:
         """The corrected targets for ``tick``.
@@ -134,7 +134,9 @@ class Stabiliser:
         if step is None or tick.time >= step.land:
             return np.zeros(2)
         key = (step.side, step.lift)
-        planned = self._planned.setdefault(key, step.end.copy())
+        if self._planned is None or self._planned[0] != key:
+            self._planned = (key, step.end.copy())
+        planned = self._planned[1]
         if (tick.time - step.lift) > ADJUST_UNTIL * (step.land - step.lift):
             return step.end[:2] - planned[:2]
         offset = landing_offset(error, absorbed, self.omega, step.land - tick.time)
