@@ -7,7 +7,7 @@ physics for the same 10 ms [µs], and the loop's real-time factor (simulated ove
 Part 2 (``--programme``): the demo's walking programme (forward 1 m, turn 90°, sidestep 0.3 m)
 in the same loop, printed as the demo's walking table, on the packaged robot and the factory
 variants of ``test/walking_robots.py`` (other leg lengths, hip widths, masses), and on
-``--urdf FILE`` if given.
+``--urdf FILE`` if given; ``--config FILE`` walks another parameter file (e.g. ``config/walk_fast.yaml``).
 Part 3 (``--demo``): runs the free-standing ``ik_demo`` (about two minutes) and prints the
 real-time factor its simulator reported, the demo's wall time and whether the robot fell.
 Run: ``make bench`` or ``python bench/walk_sim_bench.py [--programme] [--urdf FILE] [--demo]``.
@@ -58,12 +58,12 @@ def robots(urdf: Path | None) -> dict[str, str]:
     return chosen
 
 
-def programme(name: str, urdf: str) -> None:
+def programme(name: str, urdf: str, config: Path | None = None) -> None:
     from ik_solvers.demo.walk_report import format_walk_table, walk_metrics
     from ik_solvers.demo.walk_run import WalkRun
     from ik_solvers.demo.walk_timeline import walk_commands
 
-    walker = OfflineWalker(urdf, load_walk_config())
+    walker = OfflineWalker(urdf, load_walk_config(config))
     walker.settle(0.5)
     run, start = WalkRun(walker.log), time.perf_counter()
     for command in walk_commands(walker.generator):
@@ -96,12 +96,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programme", action="store_true", help="the demo's walk in the offline loop")
     parser.add_argument("--urdf", type=Path, help="--programme also on this robot")
+    parser.add_argument("--config", type=Path, help="--programme with this walk parameter file")
     parser.add_argument("--demo", action="store_true", help="also run the free-standing demo (~2.5 min)")
     options = parser.parse_args()
     offline_loop()
     if options.programme:
         for name, urdf in robots(options.urdf).items():
-            programme(name, urdf)
+            programme(name, urdf, options.config)
     if options.demo:
         demo()
 

@@ -32,17 +32,23 @@ def pose_message(pose: np.ndarray) -> Pose:
     return message
 
 
-def whole_body_target(tick, frame: str, stamp) -> WholeBodyTarget:
-    """WholeBodyTarget of one pattern tick: soles, support, CoM target, torso yaw and height."""
+def whole_body_target(tick, frame: str, stamp, correction=None) -> WholeBodyTarget:
+    """WholeBodyTarget of one pattern tick: soles, support, CoM target, torso yaw and height; with
+    a stabiliser's ``correction`` (:class:`~ik_solvers.whole_body.stabiliser.Correction`) its CoM
+    target and torso attitude instead of the plan's."""
     message = WholeBodyTarget()
     message.header.frame_id, message.header.stamp = frame, stamp
     message.left_sole, message.right_sole = pose_message(tick.left_sole), pose_message(tick.right_sole)
     message.support = SUPPORT_CODES[tick.support]
     message.use_com_target = True
-    message.com_target = Point(x=float(tick.com[0]), y=float(tick.com[1]), z=0.0)
-    half = 0.5 * tick.torso_yaw
-    message.torso_orientation.z, message.torso_orientation.w = math.sin(half), math.cos(half)
-    message.torso_orientation.x = message.torso_orientation.y = 0.0
+    com = tick.com if correction is None else correction.com
+    message.com_target = Point(x=float(com[0]), y=float(com[1]), z=0.0)
+    o = message.torso_orientation
+    if correction is None:
+        half = 0.5 * tick.torso_yaw
+        o.x, o.y, o.z, o.w = 0.0, 0.0, math.sin(half), math.cos(half)
+    else:
+        o.x, o.y, o.z, o.w = (float(v) for v in matrix_to_quaternion(correction.torso_rotation))
     message.torso_height = float(tick.torso_height)
     return message
 

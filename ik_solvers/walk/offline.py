@@ -3,7 +3,13 @@
 What ``walk_node`` → ``ik_node`` → ``sim_node`` do over DDS, done in a plain loop at the
 generator's period: for tests of the physics, the walking benchmark and quick experiments. The
 servo targets are the stance solve's leg joints (no velocity shaping: the generator's motion is
-smooth); the arms hold their positions.
+smooth); the arms hold their positions. With ``WalkConfig.stabilise`` the targets are corrected
+by :class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from the simulated IMU (the torso's
+orientation and gyro sensors) and the joint positions only, as on a real robot. :meth:`OfflineWalker.push`
+schedules a push on the torso (a horizontal force for a short time); ``latency`` delays the servo
+targets by whole periods (a slower bus) and ``slope`` tilts gravity about the walking direction's
+x axis (a side slope: the floor's normal leans by that angle; the IMU's orientation is then
+reported against gravity, as an AHRS does).
 
 Each tick is recorded as a :class:`~ik_solvers.walk.walk_log.WalkSample` (the plan and what the
 simulator did), the input of :mod:`ik_solvers.walk.walk_metrics`.
@@ -12,14 +18,16 @@ simulator did), the input of :mod:`ik_solvers.walk.walk_metrics`.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 
 import numpy as np
 
 from ik_solvers.model import RobotModel
-from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig
+from ik_solvers.sim.mujoco_robot import FREE_JOINT, MujocoRobot, ServoConfig
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body.stabiliser import Correction, Stabiliser
 
 Command = tuple[float, float, float]  # forward [m/s], lateral [m/s], yaw rate [rad/s]
 
@@ -31,10 +39,18 @@ class OfflineWalker:
         urdf_xml: the robot.
         config: walking parameters (default :class:`WalkConfig`).
         servo: simulator set-up (floating base forced on).
+        latency: [s] extra delay of the servo targets (rounded to whole periods ``config.dt``).
+        slope: [rad] side slope (gravity turned about the world x axis; positive: downhill to
+            the robot's left).
     """
 
     def __init__(
-        self, urdf_xml: str, config: WalkConfig | None = None, servo: ServoConfig | None = None
+        self,
+        urdf_xml: str,
+        config: WalkConfig | None = None,
+        servo: ServoConfig | None = None,
+        latency: float = 0.0,
+        slope: float = 0.0,
     ) -> None:
         self.stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
         self.model = self.stance.model  # with the sole frames found or made for it
@@ -43,25 +59,62 @@ class OfflineWalker:
         self.robot = MujocoRobot(urdf_xml, ServoConfig(**{**servo.__dict__, "floating_base": True}))
         self.log = WalkLog.for_walk(self.stance, self.generator.geometry)
         self.solve_seconds: list[float] = []  # per tick: pattern + stance solve [s]
+        self.stabiliser_seconds: list[float] = []  # per tick: the stabiliser alone [s]
+        self.stabiliser = Stabiliser(self.generator, self.stance) if self.generator.config.stabilise else None
+        self.corrections: list[Correction] = []
+        self._pushes: list[tuple[float, float, np.ndarray]] = []  # start, end [s], force (3,) [N]
+        self._torso = self.robot.model.jnt_bodyid[self.robot.model.joint(FREE_JOINT).id]
+        self._mass = float(self.robot.model.body_subtreemass[self._torso])
         self._index = {name: i for i, name in enumerate(self.robot.joint_names)}
+        self._delayed: deque[np.ndarray] = deque()
+        self._latency = round(latency / self.generator.config.dt)
+        self._slope = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])  # world → gravity frame
+        self.robot.model.opt.gravity[:] = (0.0, 9.81 * np.sin(slope), -9.81 * np.cos(slope))
         first = self.generator.step()
         self.targets = np.zeros(len(self.robot.joint_names))
         self._solve(first)
         self.robot.reset(self.targets)
 
-    def _solve(self, tick) -> bool:
-        """Stance for ``tick``; the leg targets updated when it succeeds."""
+    def _solve(self, tick, correction: Correction | None = None) -> bool:
+        """Stance for ``tick`` (as ``correction`` changes it); the leg targets updated when it succeeds."""
         result = self.stance.solve(
             tick.left_sole,
             tick.right_sole,
             tick.torso_height,
-            tick.torso_rotation,
-            com_target=tick.com,
+            tick.torso_rotation if correction is None else correction.torso_rotation,
+            com_target=tick.com if correction is None else correction.com,
         )
         if result.success:
             for name, value in result.positions.items():
                 self.targets[self._index[name]] = value
         return result.success
+
+    def push(self, velocity_change: np.ndarray, start: float, duration: float = 0.1) -> None:
+        """A horizontal force on the torso from simulated time ``start`` for ``duration`` [s], of
+        the size that changes the whole robot's velocity by ``velocity_change`` (2,) [m/s]."""
+        force = np.zeros(3)
+        force[:2] = self._mass * np.asarray(velocity_change, dtype=float) / duration
+        self._pushes.append((start, start + duration, force))
+
+    def _apply_pushes(self) -> None:
+        now, force = self.robot.time, np.zeros(3)
+        for start, end, push in self._pushes:
+            if start <= now < end:
+                force += push
+        self.robot.data.xfrc_applied[self._torso, :3] = force
+
+    def _correct(self, tick) -> Correction | None:
+        """The stabiliser's correction from the simulated IMU and joint positions (None when off)."""
+        if self.stabiliser is None:
+            return None
+        start = time.perf_counter()
+        quaternion, gyro, _ = self.robot.imu()
+        quaternion = _multiply(self._slope, quaternion)
+        q = self.stance.com.configuration(dict(zip(self.robot.joint_names, self.robot.joint_state()[0])))
+        correction = self.stabiliser.update(tick, quaternion, gyro, q)
+        self.stabiliser_seconds.append(time.perf_counter() - start)
+        self.corrections.append(correction)
+        return correction
 
     def settle(self, seconds: float) -> None:
         """Let the robot stand still for ``seconds`` (not logged)."""
@@ -78,11 +131,29 @@ class OfflineWalker:
             for _ in range(round(duration / dt)):
                 start = time.perf_counter()
                 tick = self.generator.step()
-                self._solve(tick)
+                self._solve(tick, self._correct(tick))
                 self.solve_seconds.append(time.perf_counter() - start)
-                self.robot.set_targets(list(self.robot.joint_names), self.targets.tolist())
+                self._delayed.append(self.targets.copy())
+                while len(self._delayed) > self._latency + 1:
+                    self._delayed.popleft()
+                self.robot.set_targets(list(self.robot.joint_names), self._delayed[0].tolist())
+                self._apply_pushes()
                 self.robot.step(substeps)
                 positions = dict(zip(self.robot.joint_names, self.robot.joint_state()[0]))
                 self.log.add(tick, self.robot.time, self.robot.base_pose(), positions)
             if progress is not None:
                 progress(self.robot.time)
+
+
+def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Quaternion product a ⊗ b, (w, x, y, z)."""
+    w1, x1, y1, z1 = a
+    w2, x2, y2, z2 = b
+    return np.array(
+        [
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        ]
+    )

@@ -18,9 +18,16 @@ The generator keeps to the node's clock (the simulated time on ``/clock`` with
 ``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
 targets are stamped with that clock, so a lock-stepped simulator can tell them current.
 
+With ``walk.stabilise`` the targets are corrected by
+:class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from ``imu_topic`` (sensor_msgs/Imu, an
+orientation required: roll and pitch, and the gyro) and ``joint_states_topic``
+(sensor_msgs/JointState, the measured positions); while either is older than ``sensor_timeout``
+[s] the plan goes out uncorrected (a throttled warning says why).
+
 Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
 :mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
-(``odom``), ``cmd_vel_timeout`` [s], ``walk.<name>`` for every field of
+(``odom``), ``cmd_vel_timeout`` [s], ``imu_topic``, ``joint_states_topic``, ``sensor_timeout`` [s],
+``walk.<name>`` for every field of
 :class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them). Types and ranges:
 :func:`parameter_rules` (docs/node.md has the table); ``world_frame`` and ``cmd_vel_timeout``
 change at run time, the others are read at start-up only (a running node refuses them, saying so).
@@ -32,6 +39,7 @@ import sys
 
 from geometry_msgs.msg import PointStamped, Twist
 from rclpy.node import Node
+from sensor_msgs.msg import Imu, JointState
 
 from ik_solvers.model import RobotModel
 from ik_solvers.node.clock import node_seconds
@@ -39,8 +47,10 @@ from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.executable import run_node
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule
+from ik_solvers.walk.balance_inputs import BalanceInputs
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
-from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body.stabiliser import Stabiliser
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
 TICK_ROUNDING = 1e-6  # periods: a time this close below a period's start counts as that period
@@ -50,6 +60,13 @@ MAX_CATCH_UP = 10  # periods advanced at most in one timer callback (then the pl
 NODE_RULES = {
     "world_frame": Rule("odom", "frame of the whole-body targets", non_empty=True),
     "cmd_vel_timeout": Rule(0.5, "a cmd_vel older than this counts as zero; 0: never", "s", 0.0, 3600.0),
+    "imu_topic": Rule(
+        "/sim_node/imu", "sensor_msgs/Imu the stabiliser reads", non_empty=True, start_up_only=True
+    ),
+    "joint_states_topic": Rule(
+        "/joint_states", "sensor_msgs/JointState the stabiliser reads", non_empty=True, start_up_only=True
+    ),
+    "sensor_timeout": Rule(0.1, "older IMU or joint states are not used", "s", 0.0, 10.0, low_open=True),
 }
 
 
@@ -74,7 +91,22 @@ class WalkNode(Node):
         self.timeout = self.parameters["cmd_vel_timeout"]
         walk = {name: self.parameters[f"walk.{name}"] for name in WalkConfig.rules()}
         self.config = WalkConfig.from_mapping(walk)
-        self.generator = WalkingPatternGenerator(RobotModel.from_urdf_string(urdf), self.config)
+        stance = StanceSolver(RobotModel.from_urdf_string(urdf))
+        self.generator = WalkingPatternGenerator(stance.model, self.config, stance=stance)
+        self.stabiliser, self.inputs = None, None
+        if self.config.stabilise:
+            self.stabiliser = Stabiliser(self.generator, stance)
+            self.inputs = BalanceInputs(stance.com, self.parameters["sensor_timeout"])
+            inputs = self.inputs
+            self.create_subscription(
+                Imu, self.parameters["imu_topic"], lambda m: inputs.on_imu(m, node_seconds(self)), 10
+            )
+            self.create_subscription(
+                JointState,
+                self.parameters["joint_states_topic"],
+                lambda m: inputs.on_joint_state(m, node_seconds(self)),
+                10,
+            )
         self.command_time: float | None = None  # [s] of the latest cmd_vel; None: none in force
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
@@ -91,6 +123,8 @@ class WalkNode(Node):
         """Run-time changes that passed their rules: ``world_frame`` and ``cmd_vel_timeout``."""
         self.world_frame = changes.get("world_frame", self.world_frame)
         self.timeout = changes.get("cmd_vel_timeout", self.timeout)
+        if self.inputs is not None:
+            self.inputs.timeout = changes.get("sensor_timeout", self.inputs.timeout)
 
     def on_cmd_vel(self, message: Twist) -> None:
         """Hand the velocity command to the generator (clipped to its step limits)."""
@@ -119,8 +153,21 @@ class WalkNode(Node):
         for _ in range(due):
             tick = self.generator.step()
         stamp = self.get_clock().now().to_msg()
-        self.target_publisher.publish(whole_body_target(tick, self.world_frame, stamp))
+        correction = self._correction(tick, now)
+        self.target_publisher.publish(whole_body_target(tick, self.world_frame, stamp, correction))
         self.zmp_publisher.publish(point_stamped(tick.zmp_reference, self.world_frame, stamp))
+
+    def _correction(self, tick, now: float):
+        """The stabiliser's correction of ``tick`` (None when off or without fresh sensors)."""
+        if self.stabiliser is None:
+            return None
+        latest = self.inputs.latest(now)
+        if latest is None:
+            self.get_logger().warning(
+                f"stabiliser idle, targets uncorrected: {self.inputs.problem}", throttle_duration_sec=2.0
+            )
+            return None
+        return self.stabiliser.update(tick, *latest)
 
 
 def main(args: list[str] | None = None) -> int:

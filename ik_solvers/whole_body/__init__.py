@@ -25,11 +25,16 @@ Public API (stable; extend, don't rename)::
     tick.zmp_reference, tick.zmp, tick.walking, walker.footsteps(), walker.geometry
     walker.observe_com(measured_xy, measured_velocity_xy, gain)   # optional feedback [m, m/s]
 
+    stabiliser = Stabiliser(walker, stance)         # with WalkConfig(stabilise=True): balance feedback
+    c = stabiliser.update(tick, imu_quaternion_wxyz, gyro, q)   # IMU and measured joints only
+    stance.solve(..., c.torso_rotation, com_target=c.com)        # c.estimate, c.dcm_error, c.landing_moved
+
 All poses are (4, 4) in a world frame with z up [m]; angles in rad.
 """
 
 from ik_solvers.limbs.footprint import SoleGeometry, sole_geometry
 from ik_solvers.whole_body.center_of_mass import CenterOfMass
+from ik_solvers.whole_body.stabiliser import Stabiliser
 from ik_solvers.whole_body.stance import StanceResult, StanceSolver
 from ik_solvers.whole_body.walk_config import WalkConfig
 from ik_solvers.whole_body.walk_geometry import WalkGeometry
@@ -38,6 +43,7 @@ from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkT
 __all__ = [
     "CenterOfMass",
     "SoleGeometry",
+    "Stabiliser",
     "StanceResult",
     "StanceSolver",
     "WalkConfig",

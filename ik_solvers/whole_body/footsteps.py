@@ -141,6 +141,28 @@ class FootstepPlanner:
         tau = np.clip((times - self._starts[index]) * self._rates[index], 0.0, 1.0)[:, None]
         return self._zmp0[index] + tau * self._zmp_change[index]
 
+    def move_landing(self, time: float, landing: np.ndarray) -> Footstep | None:
+        """The swing under way at ``time`` [s] lands at the planar pose ``landing`` (x, y, yaw)
+        instead (a step adjusted by the stabiliser); the walk frame moves with it and every later
+        phase is dropped, to be planned again by :meth:`extend`. Returns the changed swing, or
+        None when no foot swings at ``time``."""
+        index = self._index(time)
+        phase = self.phases[index]
+        if phase.step is None or index + 1 >= len(self.phases):
+            return None
+        step = replace(phase.step, end=np.asarray(landing, dtype=float).copy())
+        transfer = self.phases[index + 1]
+        frame = transfer.after.frame.copy()
+        frame[:2] += step.end[:2] - phase.step.end[:2]
+        after = replace(
+            transfer.after, frame=frame, zmp=self._center(step.side, step.end), **{step.side: step.end}
+        )
+        self.phases[index] = replace(phase, step=step)
+        self.phases[index + 1] = replace(transfer, zmp_end=after.zmp, after=after)
+        del self.phases[index + 2 :]
+        self._arrays()
+        return step
+
     def footsteps(self) -> list[Footstep]:
         """Every swing planned so far (past ones included), in time order."""
         return [phase.step for phase in self.phases if phase.step is not None]

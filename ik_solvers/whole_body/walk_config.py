@@ -84,6 +84,17 @@ class WalkConfig:
             the CoM strays from its plan by an amount that grows with the swing's pace, and a
             smaller footprint tolerates less (6 cm wide or 8 cm long feet fell at 0.8 s and walked
             at 1.2 s, docs/your-robot.md); 0: not scaled.
+        stabilise: close the loop (:mod:`ik_solvers.whole_body.stabiliser`): the CoM and torso
+            attitude corrected from the IMU and the joint positions, landings adjusted.
+        com_feedback_gain: the CoM target moves this times the DCM error (measured − planned)
+            the other way, within the support polygon.
+        zmp_margin_ratio: the corrected CoM target stays this share of the sole's width inside
+            the support polygon (also the margin the ZMP is granted before a step is moved).
+        step_adjust_ratio: a swing's landing moves at most this share of the leg's horizontal
+            reach at the walking height from its plan.
+        step_adjust_deadband: [m] landing changes smaller than this are not made.
+        torso_level_gain: the measured torso roll and pitch times this are commanded the other way.
+        velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
     """
 
     dt: float = _seconds(0.01, "control period", high=0.1)
@@ -105,6 +116,32 @@ class WalkConfig:
     timing_com_height: float = _optional_size("CoM height the durations are tuned for (scaled by sqrt)")
     timing_sole_length: float = _optional_size("footprint length the swing duration is tuned for")
     timing_sole_width: float = _optional_size("footprint width the swing duration is tuned for")
+    stabilise: bool = rule_field(
+        Rule(
+            False, "close the loop on the IMU and joint positions (whole_body.stabiliser)", start_up_only=True
+        )
+    )
+    com_feedback_gain: float = rule_field(
+        Rule(
+            0.5,
+            "the CoM target moves this times the DCM error the other way",
+            "",
+            0.0,
+            5.0,
+            start_up_only=True,
+        )
+    )
+    zmp_margin_ratio: float = _fraction(0.3, "margin inside the support polygon / the sole's width", 0.5)
+    step_adjust_ratio: float = _fraction(0.5, "largest landing change / the leg's horizontal reach", 2.0)
+    step_adjust_deadband: float = rule_field(
+        Rule(0.005, "landing changes smaller than this are not made", "m", 0.0, 1.0, start_up_only=True)
+    )
+    torso_level_gain: float = rule_field(
+        Rule(0.5, "torso tilt fed back into its commanded attitude", "", 0.0, 5.0, start_up_only=True)
+    )
+    velocity_filter: float = rule_field(
+        Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
+    )
 
     def __post_init__(self) -> None:
         check_fields(self, "walk.")

@@ -36,6 +36,7 @@ class WalkGeometry:
         step_height: swing foot lift [m].
         max_step: (3,) largest step: forward distance between the soles, extra lateral
             separation, turn [m, m, rad].
+        horizontal_reach: the leg's horizontal reach left at the walking height [m].
     """
 
     soles: tuple[SoleGeometry, SoleGeometry]
@@ -46,6 +47,7 @@ class WalkGeometry:
     com_height: float
     step_height: float
     max_step: np.ndarray
+    horizontal_reach: float = 0.0
 
     @classmethod
     def from_model(
@@ -90,6 +92,7 @@ class WalkGeometry:
             com_height,
             config.step_height_ratio * leg_length,
             max_step,
+            horizontal,
         )
 
 

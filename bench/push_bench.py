@@ -1,0 +1,113 @@
+"""Push recovery, open loop against the stabiliser, in the offline walking loop (MuJoCo, no ROS).
+
+Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` of
+``test/walking_robots.py``; ``--urdf FILE`` adds one), open loop and closed loop
+(``walk.stabilise``) side by side:
+
+- walking at 0.9 of the largest forward speed: the largest push survived [m/s] forward, back,
+  left and right (a 0.1 s force on the torso in the middle of a single support, given as the
+  velocity change Δv it gives the whole robot; sizes ``SIZES`` in turn until the first fall),
+- standing: the same forward, back and sideways,
+- whether it walks 6 s and stops on a side slope of 5° (and the largest slope of ``SLOPES``
+  walked), with servos half as stiff, with 20 ms of extra command latency,
+- the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
+
+Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE]`` (a few minutes;
+``--quick``: the packaged robot only; ``--config``: another walk parameter file, e.g.
+``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in docs/walking.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ik_solvers.resources import package_share_path
+from ik_solvers.walk.config import load_walk_config
+from ik_solvers.walk.pushes import DIRECTIONS, Conditions, largest_push, walker, walks
+from ik_solvers.whole_body import WalkConfig
+
+SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
+SLOPES = [2.0, 5.0, 8.0, 10.0]  # [deg]
+
+
+def robots(urdf: Path | None, quick: bool) -> dict[str, str]:
+    chosen = {"packaged": package_share_path("urdf", "humanoid.urdf").read_text()}
+    if not quick:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
+        from walking_robots import variant_urdf
+
+        chosen["long_legs_heavier"] = variant_urdf("long_legs_heavier")
+    if urdf is not None:
+        chosen[str(urdf)] = urdf.read_text()
+    return chosen
+
+
+def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
+    config = replace(config, stabilise=stabilise)
+    cells = [" / ".join(f"{largest_push(urdf, config, d, SIZES):.2f}" for d in DIRECTIONS)]
+    cells.append(
+        " / ".join(
+            f"{largest_push(urdf, config, d, SIZES, walking=False):.2f}" for d in ("forward", "back", "left")
+        )
+    )
+    slope = 0.0
+    for degrees in SLOPES:
+        if not walks(urdf, config, Conditions(slope=np.radians(degrees))):
+            break
+        slope = degrees
+    cells.append(f"{slope:g}°")
+    cells.append("walks" if walks(urdf, config, Conditions(stiffness=0.5)) else "falls")
+    cells.append("walks" if walks(urdf, config, Conditions(latency=0.02)) else "falls")
+    return cells
+
+
+def stabiliser_cost(urdf: str, config: WalkConfig) -> str:
+    robot = walker(urdf, replace(config, stabilise=True))
+    robot.settle(0.3)
+    stabiliser, costs = robot.stabiliser, []
+    update = stabiliser.update
+
+    def timed(*args):
+        start = time.process_time()
+        result = update(*args)
+        costs.append(time.process_time() - start)
+        return result
+
+    stabiliser.update = timed
+    robot.run([(6.0, (0.9 * robot.generator.max_command[0], 0.0, 0.0))])
+    micro = np.array(costs) * 1e6
+    return f"median {np.median(micro):.0f} µs, p95 {np.percentile(micro, 95):.0f} µs CPU per tick"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--urdf", type=Path, help="also this robot")
+    parser.add_argument("--quick", action="store_true", help="the packaged robot only")
+    parser.add_argument("--config", type=Path, help="walk parameter file (default config/walk.yaml)")
+    options = parser.parse_args()
+    config = load_walk_config(options.config)
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s; "
+        f"Δv survived [m/s], sizes {SIZES}"
+    )
+    print(
+        "| robot | loop | walking: fwd / back / left / right | standing: fwd / back / side "
+        "| side slope walked | servos half as stiff | +20 ms latency |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, urdf in robots(options.urdf, options.quick).items():
+        for stabilise in (False, True):
+            cells = row(urdf, config, stabilise)
+            print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
+        print(f"  stabiliser cost on {name}: {stabiliser_cost(urdf, config)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Push trials in the offline walking loop: does the robot survive a push of a given size?
+
+A trial (no ROS, MuJoCo, :class:`~ik_solvers.walk.offline.OfflineWalker`): the robot walks forward
+at ``WALK_SPEED`` of its largest speed (or stands), is pushed on the torso for ``PUSH_TIME``
+[s] in the middle of a single support (standing: after ``STAND_BEFORE``), by a force of the size
+that changes its velocity by Δv [m/s], then walks on and stops. It fell when the CoM dropped or
+the torso tilted past :func:`ik_solvers.walk.walk_metrics.fell`'s thresholds. Conditions: side
+slope [rad], servo stiffness (a factor on the position gain), extra command latency [s].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.sim.mujoco_robot import ServoConfig
+from ik_solvers.walk import walk_metrics
+from ik_solvers.walk.offline import OfflineWalker
+from ik_solvers.whole_body import WalkConfig
+
+WALK_SPEED = 0.9  # fraction of the largest forward speed
+WALK_BEFORE, WALK_AFTER, STOP = 2.0, 2.5, 2.0  # [s] walking before the push, after it, then stopping
+STAND_BEFORE, STAND_AFTER = 0.5, 3.0  # [s]
+PUSH_TIME = 0.1  # [s]
+DIRECTIONS = {"forward": (1.0, 0.0), "back": (-1.0, 0.0), "left": (0.0, 1.0), "right": (0.0, -1.0)}
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """What the robot walks in: side slope [rad], servo stiffness factor, extra latency [s]."""
+
+    slope: float = 0.0
+    stiffness: float = 1.0
+    latency: float = 0.0
+
+
+def walker(urdf: str, config: WalkConfig, conditions: Conditions = Conditions()) -> OfflineWalker:
+    """An offline walker on ``urdf`` in ``conditions`` (stiffness: the servos' saturation error
+    divided by it)."""
+    servo = ServoConfig(saturation_error=ServoConfig().saturation_error / conditions.stiffness)
+    return OfflineWalker(urdf, config, servo, conditions.latency, conditions.slope)
+
+
+def survives(
+    urdf: str,
+    config: WalkConfig,
+    velocity_change: np.ndarray,
+    walking: bool = True,
+    conditions: Conditions = Conditions(),
+) -> bool:
+    """Whether the robot neither falls before nor after a push of ``velocity_change`` (2,) [m/s]."""
+    robot = walker(urdf, config, conditions)
+    robot.settle(0.3)
+    command = (WALK_SPEED * robot.generator.max_command[0] if walking else 0.0, 0.0, 0.0)
+    robot.run([(WALK_BEFORE if walking else STAND_BEFORE, command)])
+    start = _push_time(robot) if walking else robot.generator.time
+    robot.run([(start - robot.generator.time, command)])
+    robot.push(velocity_change, robot.robot.time, PUSH_TIME)
+    robot.run(
+        [(WALK_AFTER if walking else STAND_AFTER, command), (STOP if walking else 0.0, (0.0, 0.0, 0.0))]
+    )
+    measured = robot.log.measured()
+    return not walk_metrics.fell(measured["base"], measured["com"])
+
+
+def _push_time(robot: OfflineWalker) -> float:
+    """The generator's time [s] that centres the push on the next single support."""
+    now = robot.generator.time
+    for phase in robot.generator.planner.phases:
+        middle = 0.5 * (phase.start + phase.end)
+        if phase.step is not None and middle - 0.5 * PUSH_TIME > now:
+            return middle - 0.5 * PUSH_TIME
+    return now
+
+
+def largest_push(
+    urdf: str,
+    config: WalkConfig,
+    direction: str,
+    sizes: list[float],
+    walking: bool = True,
+    conditions: Conditions = Conditions(),
+) -> float:
+    """The largest Δv [m/s] of ``sizes`` (increasing) survived before the first that is not (0: none)."""
+    survived = 0.0
+    for size in sizes:
+        if not survives(urdf, config, size * np.array(DIRECTIONS[direction]), walking, conditions):
+            break
+        survived = size
+    return survived
+
+
+def walks(urdf: str, config: WalkConfig, conditions: Conditions, seconds: float = 6.0) -> bool:
+    """Whether the robot walks ``seconds`` forward and stops in ``conditions`` without falling."""
+    robot = walker(urdf, config, conditions)
+    robot.settle(0.3)
+    robot.run([(seconds, (WALK_SPEED * robot.generator.max_command[0], 0.0, 0.0)), (STOP, (0.0, 0.0, 0.0))])
+    measured = robot.log.measured()
+    return not walk_metrics.fell(measured["base"], measured["com"])

@@ -1,0 +1,161 @@
+"""Balance feedback for the walking pattern: from the IMU and joint positions to corrected targets.
+
+Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot measures:
+
+1. **State**: the floating base and the CoM (:mod:`ik_solvers.whole_body.state_estimate`: IMU
+   roll/pitch, leg kinematics of the supporting sole), the DCM ξ = c + ċ/ω and its error
+   e = ξ − ξ_ref against the plan's (:mod:`ik_solvers.whole_body.capture_point`).
+2. **CoM within the support**: a position-servoed robot whose sole stays flat puts its CoM where
+   it is told; a push or a model error shows as the whole robot tipping over a sole's edge, with
+   the DCM running ahead of the plan. The CoM target moves the other way, Δc = −g e (g
+   ``com_feedback_gain``), at most as far as the ZMP reference can move in the support polygon
+   shrunk by a margin: the body is brought back over the sole, which rights it (an ankle strategy).
+   The pendulum law of Englsberger et al. 2015 (ZMP p_ref + (1 + k/ω) e, the CoM integrated
+   from it) diverged here: without a force sensor its ZMP is never measured, and the integrated
+   CoM ran to its bounds within a second of walking.
+3. **Stepping**: what the clipped ZMP cannot absorb by touch-down moves the swing's landing
+   (:func:`~ik_solvers.whole_body.capture_point.landing_offset`, Khadiv et al. 2016 for a fixed
+   step time), at most ``step_adjust_ratio`` of the leg's horizontal reach, never across the
+   support sole's inner side, and no more once 80 % of the swing is done.
+4. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
+   other way (the ankles and hips bring the torso back upright).
+
+No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.whole_body.capture_point import (
+    clip_to_polygon,
+    convex_hull,
+    dcm,
+    landing_offset,
+    natural_frequency,
+)
+from ik_solvers.whole_body.stance import StanceSolver
+from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
+from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
+
+ADJUST_UNTIL = 0.8  # share of a swing after which its landing is no longer moved
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What the stabiliser commands at one tick (world frame).
+
+    Attributes:
+        com: (2,) CoM target [m] for the stance solve; torso_rotation: (3, 3) its torso attitude.
+        estimate: the base state it was computed from.
+        dcm_error: (2,) e = ξ − ξ_ref [m]; absorbed: (2,) the part of it the support can take
+            (the ZMP's largest shift towards it inside the shrunk polygon) [m].
+        landing_moved: (2,) how far the swing's landing is from its plan [m] (zero when standing
+            or in double support).
+    """
+
+    com: np.ndarray
+    torso_rotation: np.ndarray
+    estimate: BaseEstimate
+    dcm_error: np.ndarray
+    absorbed: np.ndarray
+    landing_moved: np.ndarray
+
+
+class Stabiliser:
+    """Closes the loop around a :class:`WalkingPatternGenerator` (see the module docstring).
+
+    Args:
+        generator: the pattern (its config's stabiliser fields; its landings are moved).
+        stance: the stance solver (its CoM model and legs).
+    """
+
+    def __init__(self, generator: WalkingPatternGenerator, stance: StanceSolver) -> None:
+        self.generator, self.stance = generator, stance
+        self.config, geometry = generator.config, generator.geometry
+        self.omega = natural_frequency(geometry.com_height)
+        self.estimator = BaseStateEstimator(
+            stance.com, stance.legs, self.config.dt, self.config.velocity_filter
+        )
+        self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
+        self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
+        self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
+        self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
+
+    def update(self, tick: WalkTick, quaternion: np.ndarray, gyro: np.ndarray, q: np.ndarray) -> Correction:
+        """The corrected targets for ``tick``.
+
+        Args:
+            tick: the pattern's targets (the generator's last step).
+            quaternion: (4,) IMU orientation (w, x, y, z) (roll and pitch used); gyro: (3,) [rad/s].
+            q: (n,) measured joint positions [rad] in ``CenterOfMass.joint_names`` order.
+        """
+        support = self._anchor(tick)
+        sole = tick.left_sole if support == "left" else tick.right_sole
+        estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
+        error = dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(
+            tick.com, tick.com_velocity, self.omega
+        )
+        polygon = self._polygon(tick)
+        reference = tick.zmp_reference
+        wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
+        absorbed, shift = clip_to_polygon(wanted, polygon, self.margin) - reference
+        com = tick.com + shift
+        moved = self._adjust_landing(tick, error, absorbed)
+        level = self.config.torso_level_gain
+        rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
+        return Correction(com, rotation, estimate, error, absorbed, moved)
+
+    def _anchor(self, tick: WalkTick) -> str:
+        """The sole the estimate stands on: the support, in double support the one nearer the ZMP reference."""
+        if tick.support != "double":
+            return tick.support
+        left = np.hypot(*(tick.left_sole[:2, 3] - tick.zmp_reference))
+        right = np.hypot(*(tick.right_sole[:2, 3] - tick.zmp_reference))
+        return "left" if left <= right else "right"
+
+    def _polygon(self, tick: WalkTick) -> np.ndarray:
+        """(k, 2) the support polygon of ``tick`` in the world."""
+        soles = self.generator.geometry.soles
+        corners = []
+        if tick.support in ("left", "double"):
+            corners.append(soles[0].corners_in_world(tick.left_sole))
+        if tick.support in ("right", "double"):
+            corners.append(soles[1].corners_in_world(tick.right_sole))
+        return corners[0] if len(corners) == 1 else convex_hull(np.concatenate(corners))
+
+    def _adjust_landing(self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray) -> np.ndarray:
+        """Move the swing under way so that it lands where the DCM will be; (2,) how far from its plan."""
+        planner = self.generator.planner
+        phase = planner.phase_at(tick.time)
+        step = phase.step
+        if step is None or tick.time >= step.land:
+            return np.zeros(2)
+        key = (step.side, step.lift)
+        if self._planned is None or self._planned[0] != key:
+            self._planned = (key, step.end.copy())
+        planned = self._planned[1]
+        if (tick.time - step.lift) > ADJUST_UNTIL * (step.land - step.lift):
+            return step.end[:2] - planned[:2]
+        offset = landing_offset(error, absorbed, self.omega, step.land - tick.time)
+        norm = float(np.hypot(*offset))
+        if norm > self.max_adjust:
+            offset *= self.max_adjust / norm
+        target = planned.copy()
+        target[:2] += offset
+        target[:2] = self._outside_support(target[:2], step.side, tick)
+        if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
+            step = planner.move_landing(tick.time, target)
+        return step.end[:2] - planned[:2]
+
+    def _outside_support(self, landing: np.ndarray, side: str, tick: WalkTick) -> np.ndarray:
+        """``landing`` (2,) moved out, if needed, to at least ``inner`` beside the support sole."""
+        support = tick.right_sole if side == "left" else tick.left_sole
+        lateral = support[:3, 1][:2]  # the support sole's y axis in the world
+        sign = 1.0 if side == "left" else -1.0
+        across = float(lateral @ (landing - support[:2, 3])) * sign
+        if across < self.inner:
+            landing = landing + (self.inner - across) * sign * lateral
+        return landing

@@ -1,0 +1,144 @@
+"""The capture point, the step adjustment and the stabiliser on scripted states (no simulator).
+
+The robot's joints are where the stance solve put them (a robot that follows its plan exactly);
+the IMU's orientation is scripted: level, or tilted as a robot tipping over a sole's edge is.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from walking_helpers import robot
+
+from ik_solvers.parameter_rules import ParameterError
+from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body.capture_point import (
+    clip_to_polygon,
+    convex_hull,
+    dcm,
+    dcm_after,
+    landing_offset,
+    natural_frequency,
+)
+from ik_solvers.whole_body.stabiliser import Stabiliser
+from ik_solvers.whole_body.state_estimate import attitude_matrix, roll_pitch
+
+LEVEL = np.array([1.0, 0.0, 0.0, 0.0])
+
+
+def tilted(roll: float, pitch: float) -> np.ndarray:
+    """(w, x, y, z) of R_y(pitch) R_x(roll)."""
+    cr, sr, cp, sp = math.cos(roll / 2), math.sin(roll / 2), math.cos(pitch / 2), math.sin(pitch / 2)
+    return np.array([cp * cr, cp * sr, sp * cr, -sp * sr])
+
+
+def test_dcm_runs_away_from_the_zmp_as_the_pendulum_does():
+    omega = natural_frequency(0.45)
+    assert omega == pytest.approx(math.sqrt(9.81 / 0.45))
+    com, velocity, zmp, dt = np.array([0.01, 0.0]), np.array([0.05, -0.02]), np.zeros(2), 1e-4
+    for _ in range(2000):  # the linear inverted pendulum c'' = ω² (c − p), 0.2 s
+        velocity = velocity + omega**2 * (com - zmp) * dt
+        com = com + velocity * dt
+    expected = dcm_after(dcm([0.01, 0.0], [0.05, -0.02], omega), zmp, omega, 0.2)
+    assert dcm(com, velocity, omega) == pytest.approx(expected, abs=2e-4)
+    with pytest.raises(ValueError, match="CoM height must be > 0"):
+        natural_frequency(0.0)
+
+
+def test_landing_moves_only_by_what_the_support_cannot_absorb():
+    omega = 5.0
+    assert landing_offset(np.array([0.02, 0.0]), np.array([0.02, 0.0]), omega, 0.3) == pytest.approx([0, 0])
+    moved = landing_offset(np.array([0.05, -0.01]), np.array([0.03, -0.01]), omega, 0.3)
+    assert moved == pytest.approx([0.02 * math.exp(1.5), 0.0])
+
+
+def test_points_are_clipped_into_the_shrunk_polygon():
+    square = np.array([[-0.05, -0.04], [0.05, -0.04], [0.05, 0.04], [-0.05, 0.04]])
+    points = np.array([[0.0, 0.0], [0.2, 0.0], [0.2, 0.2], [-0.1, 0.01]])
+    clipped = clip_to_polygon(points, square, margin=0.01)
+    assert clipped == pytest.approx(np.array([[0.0, 0.0], [0.04, 0.0], [0.04, 0.03], [-0.04, 0.01]]))
+    assert clip_to_polygon([0.3, 0.0], square, margin=0.05) == pytest.approx(square.mean(axis=0))
+    both = convex_hull(np.concatenate([square, square + [0.1, 0.2]]))
+    assert len(both) == 6  # two corners of each square lie inside the hull
+    assert clip_to_polygon([0.05, 0.1], both) == pytest.approx([0.05, 0.1])  # between the squares
+
+
+def test_attitude_round_trip():
+    roll, pitch = roll_pitch(tilted(0.1, -0.2))
+    assert (roll, pitch) == pytest.approx((0.1, -0.2))
+    rotation = attitude_matrix(0.1, -0.2, 0.3)
+    assert rotation @ rotation.T == pytest.approx(np.eye(3))
+
+
+@pytest.fixture
+def walking():
+    """A stabiliser on the packaged robot's pattern, walking forward, mid single support."""
+    model = robot("packaged")
+    stance = StanceSolver(model)
+    config = WalkConfig(stabilise=True, timing_com_height=0.455, single_support=0.8, double_support=0.4)
+    generator = WalkingPatternGenerator(model, config, stance=stance)
+    stabiliser = Stabiliser(generator, stance)
+    generator.set_command(0.05, 0.0, 0.0)
+    while True:
+        tick = generator.step()
+        q = _joints(stance, tick)
+        correction = stabiliser.update(tick, LEVEL, np.zeros(3), q)
+        phase = generator.planner.phase_at(tick.time)
+        if phase.step is not None and tick.time > phase.start + 0.1:
+            return generator, stance, stabiliser, tick, correction
+
+
+def _joints(stance, tick) -> np.ndarray:
+    result = stance.solve(
+        tick.left_sole, tick.right_sole, tick.torso_height, tick.torso_rotation, com_target=tick.com
+    )
+    assert result.success
+    return stance.com.configuration(result.positions)
+
+
+def test_a_robot_that_follows_its_plan_is_left_alone(walking):
+    *_, tick, correction = walking
+    assert correction.estimate.com[:2] == pytest.approx(tick.com, abs=1e-4)
+    assert np.hypot(*correction.dcm_error) < 0.005
+    assert correction.com == pytest.approx(tick.com, abs=0.003)
+    assert correction.landing_moved == pytest.approx([0.0, 0.0])
+    assert correction.torso_rotation == pytest.approx(tick.torso_rotation, abs=1e-6)
+
+
+def test_a_robot_tipping_sideways_steps_out_and_leans_back(walking):
+    generator, stance, stabiliser, tick, _ = walking
+    step = generator.planner.phase_at(tick.time).step
+    outward = 1.0 if step.side == "left" else -1.0  # tipping towards the swing foot
+    for _ in range(5):
+        tick = generator.step()
+        correction = stabiliser.update(tick, tilted(-outward * 0.08, 0.0), np.zeros(3), _joints(stance, tick))
+    assert correction.dcm_error[1] * outward > 0.02
+    assert correction.landing_moved[1] * outward > 0.01  # the swing lands further out
+    assert np.hypot(*correction.landing_moved) <= stabiliser.max_adjust + 1e-9
+    assert (correction.com[1] - tick.com[1]) * outward < 0.0  # the body back over the support
+    roll, _ = roll_pitch(_quaternion(correction.torso_rotation))
+    assert roll * outward > 0.0  # commanded against the tilt
+    landed = generator.planner.phase_at(tick.time).step.end
+    support = tick.right_sole if step.side == "left" else tick.left_sole
+    assert abs(landed[1] - support[1, 3]) >= stabiliser.inner - 1e-9
+
+
+def _quaternion(rotation: np.ndarray) -> np.ndarray:
+    w = math.sqrt(max(1.0 + np.trace(rotation), 0.0)) / 2
+    return np.array(
+        [
+            w,
+            (rotation[2, 1] - rotation[1, 2]) / (4 * w),
+            (rotation[0, 2] - rotation[2, 0]) / (4 * w),
+            (rotation[1, 0] - rotation[0, 1]) / (4 * w),
+        ]
+    )
+
+
+def test_stabiliser_parameters_are_checked():
+    with pytest.raises(ParameterError, match="walk.com_feedback_gain"):
+        WalkConfig(com_feedback_gain=-1.0)
+    with pytest.raises(ParameterError, match="walk.step_adjust_ratio"):
+        WalkConfig(step_adjust_ratio=3.0)

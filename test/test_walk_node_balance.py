@@ -1,0 +1,67 @@
+"""walk_node with its stabiliser over real DDS: it reads sensor_msgs/Imu and /joint_states.
+
+The node runs as its console script with ``config/walk_fast.yaml`` (``walk.stabilise`` on). The
+test node publishes the IMU and the joint states itself (scripted values: a torso rolled 0.1 rad
+to the left, the joints at zero), as sim_node or a robot's drivers would; no simulator runs here
+(the closed loop in MuJoCo is test_walk_push.py's). Without them the node says so and sends the
+plan uncorrected.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from ros_helpers import spin_until, wait_for_matching
+
+pytest.importorskip("rclpy")
+
+from sensor_msgs.msg import Imu, JointState
+
+from ik_solvers.resources import package_share_path
+from ik_solvers_interfaces.msg import WholeBodyTarget
+
+ROLL = 0.1  # [rad], the torso tipping to its right (z axis towards −y)
+
+
+@pytest.fixture
+def walk(processes, make_node, executor):
+    config = str(package_share_path("config", "walk_fast.yaml"))
+    process = processes.start_console_script(
+        "walk_node", "--ros-args", "--params-file", config, "-p", "imu_topic:=/test_imu"
+    )
+    node = make_node("walk_node_balance_test")
+    targets: list[WholeBodyTarget] = []
+    node.create_subscription(WholeBodyTarget, "whole_body/target", targets.append, 1000)
+    imu = node.create_publisher(Imu, "/test_imu", 10)
+    joints = node.create_publisher(JointState, "/joint_states", 10)
+    started = wait_for_matching(executor, imu) and spin_until(executor, lambda: len(targets) > 5)
+    assert started, f"walk_node did not come up:\n{processes.output(process)}"
+    return process, targets, imu, joints
+
+
+def _imu() -> Imu:
+    message = Imu()
+    message.orientation.w, message.orientation.x = math.cos(ROLL / 2), math.sin(ROLL / 2)
+    return message
+
+
+def test_a_tilted_imu_makes_walk_node_command_the_torso_back(walk, executor):
+    _, targets, imu, joints = walk
+    start = len(targets)
+
+    def corrected() -> bool:
+        imu.publish(_imu())
+        joints.publish(JointState(name=["l_knee", "r_knee"], position=[0.0, 0.0]))
+        return any(t.torso_orientation.x < -0.01 for t in targets[start:])
+
+    assert spin_until(executor, corrected, timeout=10.0)
+
+
+def test_without_sensors_the_plan_goes_out_and_the_node_says_why(walk, executor, processes):
+    process, targets, _, _ = walk
+    start = len(targets)
+    spin_until(executor, lambda: len(targets) > start + 20, timeout=5.0)
+    assert all(abs(t.torso_orientation.x) < 1e-9 for t in targets[start:])
+    assert spin_until(executor, lambda: "stabiliser idle" in processes.output(process), timeout=5.0)
+    assert "no IMU message yet" in processes.output(process)
