@@ -93,6 +93,7 @@ class FootstepPlanner:
     ) -> None:
         self.geometry, self.config = geometry, config
         self.command = np.zeros(3)
+        self.stopping = False  # a stop() is under way (until the next command)
         left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
         self.initial = {"left": left, "right": right}
         frame = 0.5 * (left + right)
@@ -125,7 +126,7 @@ class FootstepPlanner:
             command[:2] /= planar
         if np.array_equal(command, self.command):
             return command
-        self.command = command
+        self.command, self.stopping = command, False
         self.extend(now + self.config.command_delay)
         keep_until = now + self.config.command_delay
         index = self._index(keep_until)
@@ -147,16 +148,18 @@ class FootstepPlanner:
         """Stop at once at ``now`` [s] (module docstring; the command becomes zero), planned up to
         ``until`` [s], if ``followable()`` then says the preview controller follows the new ZMP
         reference; else leave the plan and the command as they were and return False."""
+        if self.stopping:  # already stopping at once: nothing to change
+            return True
         phases, command = list(self.phases), self.command
         self.command = np.zeros(3)
         self._stop(now)
         self._arrays()
         self.extend(until)
-        if followable():
-            return True
-        self.phases, self.command = phases, command
-        self._arrays()
-        return False
+        self.stopping = followable()
+        if not self.stopping:
+            self.phases, self.command = phases, command
+            self._arrays()
+        return self.stopping
 
     def _stop(self, now: float) -> None:
         """Re-plan at ``now`` [s] for a zero command (module docstring); :meth:`extend` then
