@@ -78,8 +78,11 @@ def _start(processes, make_node, executor, name: str, *arguments: str):
     process = processes.start_console_script("walk_node", "--ros-args", "--params-file", CONFIG, *arguments)
     node = make_node(name)
     rows: list = []
-    node.create_subscription(WholeBodyTarget, "whole_body/target", partial(_record, rows), 1000)
-    return process, node, rows, node.create_publisher(Twist, "cmd_vel", 10)
+    targets = node.create_subscription(WholeBodyTarget, "whole_body/target", partial(_record, rows), 1000)
+    commands = node.create_publisher(Twist, "cmd_vel", 10)
+    matched = wait_for_matching(executor, commands) and wait_for_matching(executor, targets)
+    assert matched, processes.output(process)
+    return process, node, rows, commands
 
 
 def test_walk_ends_within_timeout_and_one_step_of_the_last_cmd_vel_on_simulated_time(
@@ -119,8 +122,7 @@ def test_walk_ends_within_timeout_and_one_step_of_the_last_cmd_vel_on_the_wall_c
 ):
     _, _, step = timing
     process, _, rows, commands = _start(processes, make_node, executor, "walk_stop_wall_test")
-    started = wait_for_matching(executor, commands) and spin_until(executor, lambda: len(rows) > 10)
-    assert started, processes.output(process)
+    assert spin_until(executor, lambda: len(rows) > 10), processes.output(process)
     while True:
         commands.publish(_forward())
         last_command = time.time()
