@@ -64,7 +64,9 @@ def test_the_walk_has_ended_within_one_step_period_of_the_stop(stops, kind):
         bound = stopped_at + generator.config.step_period
         ended = [t for t in after if t.time >= bound - 1e-9]
         for tick in ended:
-            assert tick.support == "double", f"stop at {stopped_at:.2f} s: {tick.support} at {tick.time:.2f} s"
+            assert tick.support == "double", (
+                f"stop at {stopped_at:.2f} s: {tick.support} at {tick.time:.2f} s"
+            )
             assert tick.left_sole[2, 3] == 0.0 and tick.right_sole[2, 3] == 0.0
         assert all(phase.step is None for phase in generator.planner.phases if phase.end > bound)
         assert not after[-1].walking  # and it came to rest, the soles side by side

@@ -6,13 +6,16 @@ Sideways and turning, only the foot on the side of the motion opens (by twice th
 and the other one closes back to the nominal stance, so the soles never cross or collide.
 
 A new command changes the plan ``command_delay`` after it (at the next step then), so that the
-preview controller sees the change a horizon ahead. A command of zero stops at once instead
-(:meth:`FootstepPlanner.set_command`): the phase under way is kept; a swing under way becomes
-the closing step, redirected in the air to land beside the support sole
-(:func:`~ik_solvers.whole_body.swing.redirect`); in double support, the trailing sole steps beside
-the other at the end of the transfer under way (no step when the soles already stand side by
-side). Then the ZMP goes back between both soles: the walk starts and stops in double support,
-with its last step landed within one step period (swing + transfer) of the stop.
+preview controller sees the change a horizon ahead. :meth:`FootstepPlanner.stop` stops at once
+instead, the last step landing within one step period (swing + transfer): a swing under way in its
+first half is redirected in the air to land beside the support sole at its planned time
+(:func:`~ik_solvers.whole_body.swing.redirect`), and the ZMP reference then moves as the walk's
+would have for as long as it stays ``STOP_MARGIN`` of the sole width inside the soles side by side;
+a later swing lands as planned and the other sole steps beside it after the transfer, its swing
+shortened to land one step period after the stop; in double support the transfer under way
+finishes, then the trailing sole steps beside the other (when the soles already stand side by
+side, the ZMP stays on the last one a swing's time, as the walk had it). Then the ZMP goes back
+between both soles: the walk starts and stops in double support.
 
 Phases: double support (the ZMP reference moves in a straight line from one sole's centre to the
 other's, inside both soles' convex hull), single support (the ZMP reference at the support sole's
