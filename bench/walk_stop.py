@@ -129,9 +129,10 @@ class StopBench:
             raise RuntimeError(f"no target stamped {self.now:.2f} s")
         return self.now
 
-    def walk_and_stop(self, config, timeout_at: float) -> float:
+    def walk_and_stop(self, config, timeout_at: float) -> tuple[float, float]:
         """Walk forward; stop sending so that the timeout comes ``timeout_at`` [s] after the second
-        swing lifted; [s] from the last cmd_vel to the end of the walk."""
+        swing lifted; [s] from the last cmd_vel to the end of the walk, and the longest gap [s]
+        between two targets meanwhile (walk_node stalled: a plan that slips past its catch-up)."""
         first, twist = len(self.rows), self.Twist()
         twist.linear.x = SPEED
         while True:
@@ -146,7 +147,8 @@ class StopBench:
             pass
         rows = self.rows[first:]
         moving = max(i for i, (_, support, down) in enumerate(rows) if support != self.double or not down)
-        return rows[moving + 1][0] - last
+        stamps = np.array([row[0] for row in rows[: moving + 2] if row[0] >= last])
+        return rows[moving + 1][0] - last, float(np.diff(stamps).max(initial=0.0))
 
     def close(self) -> None:
         self.node.destroy_node()
@@ -154,8 +156,8 @@ class StopBench:
         self.children.stop_all()
 
 
-def node_stops(simulated: bool, config) -> dict[str, float]:
-    """Parts 2 and 3: [s] from the last cmd_vel to the end of the walk, per TIMEOUT_AT case."""
+def node_stops(simulated: bool, config) -> dict[str, tuple[float, float]]:
+    """Parts 2 and 3, per TIMEOUT_AT case: :meth:`StopBench.walk_and_stop`'s figures."""
     with tempfile.TemporaryDirectory() as folder:
         bench = StopBench(simulated, Path(folder))
         try:
@@ -186,10 +188,10 @@ def main() -> None:
     if options.pattern_only:
         return
     for simulated, clock in ((True, "simulated time (/clock)"), (False, "wall clock")):
-        for name, after in node_stops(simulated, config).items():
+        for name, (after, gap) in node_stops(simulated, config).items():
             print(
                 f"walk_node over DDS, {clock}, timeout {name}: ended {after:.3f} s after the last "
-                f"cmd_vel (bound {bound:.2f} s)"
+                f"cmd_vel (bound {bound:.2f} s; longest gap between targets {gap:.3f} s)"
             )
         print(f"load average {os.getloadavg()[0]:.1f}")
 

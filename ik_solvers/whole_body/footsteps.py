@@ -206,9 +206,7 @@ class FootstepPlanner:
         target = phase.zmp_end + periods * self.config.dt / self.config.double_support * (
             planned.zmp - phase.zmp_end
         )
-        self.phases[index] = replace(
-            phase, step=redirect(swing, landing, now), after=replace(state, zmp=target)
-        )
+        self.phases[index] = replace(phase, step=redirect(swing, landing, now))
         end = swing.land + periods * self.config.dt
         self.phases[index + 1 :] = [
             Phase(swing.land, end, "double", phase.zmp_end, target, after=replace(state, zmp=target))
@@ -328,8 +326,7 @@ class FootstepPlanner:
 
     def _append_step(self, state: _State, start: float, side: str, land: float | None = None) -> None:
         """A swing of ``side`` (single support until ``land`` [s], default ``single_support``
-        after ``start``) and the transfer onto it (double support); when stopping, the closing
-        step alone."""
+        after ``start``) and the transfer onto it (double support)."""
         config, period = self.config, self.config.step_period
         sign = 1.0 if side == "left" else -1.0
         forward, lateral, turn = self.command * period
@@ -344,10 +341,6 @@ class FootstepPlanner:
         land = start + config.single_support if land is None else land
         held = self._center(_other(side), getattr(state, _other(side)))
         step = Footstep(side, getattr(state, side), landing, start, land)
-        if not np.any(self.command):  # the closing step: the transfer back between the soles follows
-            after = replace(state, frame=frame, zmp=held, swing=_other(side), **{side: landing})
-            self.phases.append(Phase(start, land, _other(side), held, held, step=step, after=after))
-            return
         after = replace(
             state, frame=frame, zmp=self._center(side, landing), swing=_other(side), **{side: landing}
         )
