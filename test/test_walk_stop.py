@@ -23,7 +23,7 @@ from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 KINDS = {"forward": (1.0, 0.0, 0.0), "sideways": (0.0, 1.0, 0.0), "turn": (0.0, 0.0, 1.0)}  # of the largest
 WALK = 6.0  # [s] before the first stop: the walk is under way (its first swing lifts at 2.6 s)
 PHASES = 9  # stops spread over one step period
-AFTER = 5.0  # [s] simulated after each stop
+AFTER = 7.0  # [s] simulated after each stop: the last step, two transfers, the CoM settling
 
 
 def _margin(generator, tick, point: np.ndarray) -> float:
