@@ -37,6 +37,7 @@ from ik_solvers.whole_body.walk_geometry import WalkGeometry
 
 SIDES = ("left", "right")
 REDIRECT_LIMIT = 0.5  # a swing stopped in this first fraction of its time lands beside the support sole
+STOP_SLACK = 5  # periods: a stop's last step lands at least this much within the bound (the node's latency)
 STOP_MARGIN = 0.25  # of the sole width: how far inside the final stance the stop keeps its ZMP reference,
 # and how closely the preview controller must follow it for the stop to come at once
 
@@ -186,8 +187,9 @@ class FootstepPlanner:
             end = last.end + self.config.single_support
             self.phases.append(Phase(last.end, end, "double", state.zmp, state.zmp, after=state))
             return
-        dt = self.config.dt  # the closing step lands within one step period of now, on a tick
-        land_by = math.floor((now + self.config.step_period) / dt + 1e-6) * dt
+        # the closing step lands within one step period of now, on a tick and STOP_SLACK ticks early
+        periods = math.floor((now + self.config.step_period) / self.config.dt + 1e-6) - STOP_SLACK
+        land_by = periods * self.config.dt
         self._append_step(state, last.end, state.swing, min(last.end + self.config.single_support, land_by))
 
     def _redirect(self, index: int, planned: _State, now: float) -> None:
