@@ -152,6 +152,6 @@ def test_a_cmd_vel_before_the_first_clock_times_out_on_simulated_time(processes,
         answered = spin_until(executor, partial(_answered, supports, now))
         assert answered, processes.output(process)
     swings = [t for t, support in supports.items() if support != WholeBodyTarget.SUPPORT_DOUBLE]
-    # cmd_vel_timeout 0.5 s, then the stop takes effect after command_delay (1.6 s) at the next
-    # step's start, and the step under way ends: well within 10 s (the old node never stopped)
+    # cmd_vel_timeout 0.5 s, then the walk stops within one step (test_walk_node_stop.py has the
+    # figure): well within 10 s (the old node never stopped)
     assert max(swings, default=0.0) < 10.0, f"still stepping at {max(swings):.2f} s of simulated time"

@@ -123,11 +123,15 @@ class OfflineWalker:
     def run(
         self, schedule: Iterable[tuple[float, Command]], progress: Callable[[float], None] | None = None
     ) -> None:
-        """Walk ``schedule``: (duration [s], command) pairs in order; logs every tick."""
+        """Walk ``schedule``: (duration [s], command) pairs in order, a zero command stopping at
+        once as walk_node's (:meth:`WalkingPatternGenerator.stop`); logs every tick."""
         dt = self.generator.config.dt
         substeps = max(round(dt / self.robot.config.timestep), 1)
         for duration, command in schedule:
-            self.generator.set_command(*command)
+            if any(command):
+                self.generator.set_command(*command)
+            else:
+                self.generator.stop()
             for _ in range(round(duration / dt)):
                 start = time.perf_counter()
                 tick = self.generator.step()

@@ -12,8 +12,12 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
 The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` (ZMP preview
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
-double support. A ``cmd_vel`` older than ``cmd_vel_timeout`` [s] on the node's clock counts as zero (0: never),
-also when it came before the first ``/clock`` (the simulated time then reads 0).
+double support. A ``cmd_vel`` of zero, or none for ``cmd_vel_timeout`` [s] on the node's clock
+(0: never; also for one that came before the first ``/clock``, while the simulated time read 0),
+stops the walk at once (:meth:`WalkingPatternGenerator.stop`): as of the last tick, which is no
+later than the timeout (the tick before had not seen it), so the last step lands within
+``cmd_vel_timeout`` + one step period (``walk.single_support + walk.double_support``) of the
+last ``cmd_vel``; other commands change the plan ``walk.command_delay`` later.
 The generator keeps to the node's clock (the simulated time on ``/clock`` with
 ``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
 targets are stamped with that clock, so a lock-stepped simulator can tell them current.
@@ -127,13 +131,17 @@ class WalkNode(Node):
             self.inputs.timeout = changes.get("sensor_timeout", self.inputs.timeout)
 
     def on_cmd_vel(self, message: Twist) -> None:
-        """Hand the velocity command to the generator (clipped to its step limits)."""
+        """Hand the velocity command to the generator (clipped to its step limits); zero stops at
+        once (:meth:`WalkingPatternGenerator.stop`)."""
         try:
             command = velocity_command(message)
         except ValueError as error:
             self.get_logger().warning(f"cmd_vel refused: {error}", throttle_duration_sec=1.0)
             return
-        self.generator.set_command(*command)
+        if any(command):
+            self.generator.set_command(*command)
+        else:
+            self.generator.stop()
         self.command_time = node_seconds(self)
 
     def on_tick(self) -> None:
@@ -141,8 +149,8 @@ class WalkNode(Node):
         now = node_seconds(self)
         # a simulated clock reads 0 until the first /clock: a cmd_vel then is as current as any
         if self.command_time is not None and self.timeout > 0.0 and now - self.command_time > self.timeout:
-            self.generator.set_command(0.0, 0.0, 0.0)
-            self.command_time = None  # zeroed once; a new cmd_vel starts again
+            self.generator.stop()  # as of the last tick, no later than the timeout: see the module docstring
+            self.command_time = None  # stopped once; a new cmd_vel starts again
         # + TICK_ROUNDING: simulated time lands on whole periods, up to rounding
         due = int((now - self.start) / self.config.dt + TICK_ROUNDING) - self.generator.ticks
         if due <= 0:

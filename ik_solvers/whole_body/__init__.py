@@ -23,6 +23,7 @@ Public API (stable; extend, don't rename)::
     r = stance.solve(tick.left_sole, tick.right_sole, tick.torso_height, tick.torso_rotation,
                      support=tick.support, com_target=tick.com)
     tick.zmp_reference, tick.zmp, tick.walking, walker.footsteps(), walker.geometry
+    walker.stop()                                   # at once: the last step lands within one step period
     walker.observe_com(measured_xy, measured_velocity_xy, gain)   # optional feedback [m, m/s]
 
     stabiliser = Stabiliser(walker, stance)         # with WalkConfig(stabilise=True): balance feedback

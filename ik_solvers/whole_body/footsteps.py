@@ -3,8 +3,18 @@
 Steps follow a walk frame (x, y, yaw) midway between the soles: each step moves it by the
 command times the step period, and the swinging sole lands beside it at half the foot separation.
 Sideways and turning, only the foot on the side of the motion opens (by twice the per-step amount)
-and the other one closes back to the nominal stance, so the soles never cross or collide. A
-command of zero brings the trailing sole beside the other (one closing step) and the ZMP back
+and the other one closes back to the nominal stance, so the soles never cross or collide.
+
+A new command changes the plan ``command_delay`` after it (at the next step then), so that the
+preview controller sees the change a horizon ahead. :meth:`FootstepPlanner.stop` stops at once
+instead, the last step landing within one step period (swing + transfer): a swing under way in its
+first half is redirected in the air to land beside the support sole at its planned time
+(:func:`~ik_solvers.whole_body.swing.redirect`), and the ZMP reference then moves as the walk's
+would have for as long as it stays ``STOP_MARGIN`` of the sole width inside the soles side by side;
+a later swing lands as planned and the other sole steps beside it after the transfer, its swing
+shortened to land one step period after the stop; in double support the transfer under way
+finishes, then the trailing sole steps beside the other (when the soles already stand side by
+side, the ZMP stays on the last one a swing's time, as the walk had it). Then the ZMP goes back
 between both soles: the walk starts and stops in double support.
 
 Phases: double support (the ZMP reference moves in a straight line from one sole's centre to the
@@ -14,27 +24,37 @@ centre while the other swings), and standing (double support with the ZMP midway
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
+from scipy.spatial import ConvexHull
 
-from ik_solvers.whole_body.swing import wrap_angle
+from ik_solvers.whole_body.swing import redirect, sole_matrix, wrap_angle
 from ik_solvers.whole_body.walk_config import WalkConfig
 from ik_solvers.whole_body.walk_geometry import WalkGeometry
 
 SIDES = ("left", "right")
+REDIRECT_LIMIT = 0.5  # a swing stopped in this first fraction of its time lands beside the support sole
+STOP_SLACK = 5  # periods: a stop's last step lands at least this much within the bound (the node's latency)
+STOP_MARGIN = 0.25  # of the sole width: how far inside the final stance the stop keeps its ZMP reference,
+# and how closely the preview controller must follow it for the stop to come at once
 
 
 @dataclass(frozen=True)
 class Footstep:
     """One swing: ``side`` moves from ``start`` to ``end``, planar (x, y, yaw) [m, m, rad], from
-    ``lift`` to ``land`` [s]."""
+    ``lift`` to ``land`` [s]. A swing redirected in the air (a stop) keeps the swing as it was
+    ``planned`` and the time ``since`` [s] it was redirected (:func:`~ik_solvers.whole_body.swing.redirect`)."""
 
     side: str
     start: np.ndarray
     end: np.ndarray
     lift: float
     land: float
+    planned: Footstep | None = None
+    since: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -77,6 +97,7 @@ class FootstepPlanner:
     ) -> None:
         self.geometry, self.config = geometry, config
         self.command = np.zeros(3)
+        self.stopping = False  # a stop() is under way (until the next command)
         left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
         self.initial = {"left": left, "right": right}
         frame = 0.5 * (left + right)
@@ -99,7 +120,7 @@ class FootstepPlanner:
         The plan is kept as it is until ``config.command_delay`` after ``now`` [s] (to the end of
         the step under way then): the preview controller must see every change of the ZMP
         reference coming, as one inside its horizon jerks the CoM off its ZMP. Then it is
-        re-planned up to ``now + horizon``.
+        re-planned up to ``now + horizon``. (:meth:`stop` stops sooner.)
         """
         command = np.clip(np.asarray(command, dtype=float), -self.max_command, self.max_command)
         # forward and sideways at once: within the ellipse of the two limits (both at their
@@ -109,7 +130,7 @@ class FootstepPlanner:
             command[:2] /= planar
         if np.array_equal(command, self.command):
             return command
-        self.command = command
+        self.command, self.stopping = command, False
         self.extend(now + self.config.command_delay)
         keep_until = now + self.config.command_delay
         index = self._index(keep_until)
@@ -121,6 +142,96 @@ class FootstepPlanner:
         self._arrays()
         self.extend(now + horizon)
         return command
+
+    @property
+    def stop_tolerance(self) -> float:
+        """[m] ``STOP_MARGIN`` × the narrower sole's width."""
+        return STOP_MARGIN * min(sole.size[1] for sole in self.geometry.soles)
+
+    def stop(self, now: float, until: float, followable: Callable[[], bool]) -> bool:
+        """Stop at once at ``now`` [s] (module docstring; the command becomes zero), planned up to
+        ``until`` [s], if ``followable()`` then says the preview controller follows the new ZMP
+        reference; else leave the plan and the command as they were and return False."""
+        if self.stopping:  # already stopping at once: nothing to change
+            return True
+        phases, command = list(self.phases), self.command
+        self.command = np.zeros(3)
+        self._stop(now)
+        self._arrays()
+        self.extend(until)
+        self.stopping = followable()
+        if not self.stopping:
+            self.phases, self.command = phases, command
+            self._arrays()
+        return self.stopping
+
+    def _stop(self, now: float) -> None:
+        """Re-plan at ``now`` [s] for a zero command (module docstring); :meth:`extend` then
+        appends the transfer back between the soles."""
+        index = self._index(now)
+        phase = self.phases[index]
+        if phase.step is not None:
+            swing = phase.step
+            planned = phase.after or self.phases[index + 1].after  # where the swing's unit ends
+            early = now - swing.lift <= REDIRECT_LIMIT * (swing.land - swing.lift)
+            if early and not self._aligned(planned):
+                self._redirect(index, planned, now)
+                return
+            index += 0 if phase.after else 1  # it lands as planned, with its transfer
+        del self.phases[index + 1 :]
+        last = self.phases[index]
+        state = last.after
+        if state.stopped:  # standing, or already going back between the soles
+            return
+        if self._aligned(state):  # the ZMP stays on the last sole a swing's time, as the walk had it
+            end = last.end + self.config.single_support
+            self.phases.append(Phase(last.end, end, "double", state.zmp, state.zmp, after=state))
+            return
+        # the closing step lands within one step period of now, on a tick and STOP_SLACK ticks early
+        periods = math.floor((now + self.config.step_period) / self.config.dt + 1e-6) - STOP_SLACK
+        land_by = periods * self.config.dt
+        self._append_step(state, last.end, state.swing, min(last.end + self.config.single_support, land_by))
+
+    def _redirect(self, index: int, planned: _State, now: float) -> None:
+        """Redirect the swing of phase ``index`` at ``now`` [s] to land beside the support sole, at
+        its planned time; ``planned``: the state its unit was to end in. The transfer that follows
+        moves the ZMP as the walk's would have (towards the centre of the swing sole's planned
+        landing) for as long as it stays inside the soles side by side (:meth:`_within_stance`):
+        the preview controller sees no change before then."""
+        phase = self.phases[index]
+        swing, support = phase.step, phase.support
+        frame = self._frame_beside(getattr(planned, support), support)
+        landing = self._beside(frame, swing.side)
+        state = replace(planned, frame=frame, stopped=False, swing=support, **{swing.side: landing})
+        fraction = self._within_stance(phase.zmp_end, planned.zmp, state)
+        periods = round(fraction * self.config.double_support / self.config.dt)
+        target = phase.zmp_end + periods * self.config.dt / self.config.double_support * (
+            planned.zmp - phase.zmp_end
+        )
+        self.phases[index] = replace(phase, step=redirect(swing, landing, now))
+        end = swing.land + periods * self.config.dt
+        self.phases[index + 1 :] = [
+            Phase(swing.land, end, "double", phase.zmp_end, target, after=replace(state, zmp=target))
+        ]
+
+    def _aligned(self, state: _State) -> bool:
+        """Both soles of ``state`` in the nominal stance around its walk frame (side by side)."""
+        return all(
+            np.allclose(getattr(state, side), self._beside(state.frame, side), atol=1e-9) for side in SIDES
+        )
+
+    def _within_stance(self, start: np.ndarray, end: np.ndarray, state: _State) -> float:
+        """How far (0..1) along the segment from ``start`` (inside) to ``end`` (2,) [m] stays
+        ``STOP_MARGIN`` × the sole width inside the convex hull of ``state``'s soles."""
+        corners = [
+            sole.corners_in_world(sole_matrix(pose[0], pose[1], 0.0, pose[2]))
+            for sole, pose in zip(self.geometry.soles, (state.left, state.right))
+        ]
+        hull = ConvexHull(np.concatenate(corners))
+        normals, offsets = hull.equations[:, :2], hull.equations[:, 2]  # unit normals, outwards
+        margin = self.stop_tolerance
+        outwards, room = normals @ (end - start), -margin - (normals @ start + offsets)
+        return max(min([1.0] + [r / o for r, o in zip(room, outwards) if o > 1e-12]), 0.0)
 
     def extend(self, until: float) -> None:
         """Append phases until the plan covers ``until`` [s]."""
@@ -204,18 +315,20 @@ class FootstepPlanner:
             [frame[0] - offset * np.sin(frame[2]), frame[1] + offset * np.cos(frame[2]), frame[2]]
         )
 
+    def _frame_beside(self, pose: np.ndarray, side: str) -> np.ndarray:
+        """The walk frame that has ``side``'s sole at ``pose`` in the nominal stance (the inverse of
+        :meth:`_beside`)."""
+        offset = 0.5 * self.geometry.foot_separation * (1.0 if side == "left" else -1.0)
+        return np.array([pose[0] + offset * np.sin(pose[2]), pose[1] - offset * np.cos(pose[2]), pose[2]])
+
     def _append(self, state: _State, start: float) -> None:
         """The next unit of phases after ``state`` (module docstring)."""
         config = self.config
         moving = bool(np.any(self.command != 0.0))
         if not moving:
-            aligned = all(
-                np.allclose(getattr(state, side), self._beside(state.frame, side), atol=1e-9)
-                for side in SIDES
-            )
             if state.stopped:
                 self.phases.append(Phase(start, np.inf, "double", state.zmp, state.zmp, after=state))
-            elif aligned:
+            elif self._aligned(state):
                 middle = self._midpoint(state.left, state.right)
                 done = replace(state, zmp=middle, stopped=True)
                 self.phases.append(
@@ -235,8 +348,9 @@ class FootstepPlanner:
             return
         self._append_step(state, start, state.swing)
 
-    def _append_step(self, state: _State, start: float, side: str) -> None:
-        """A swing of ``side`` (single support) and the transfer onto it (double support)."""
+    def _append_step(self, state: _State, start: float, side: str, land: float | None = None) -> None:
+        """A swing of ``side`` (single support until ``land`` [s], default ``single_support``
+        after ``start``) and the transfer onto it (double support)."""
         config, period = self.config, self.config.step_period
         sign = 1.0 if side == "left" else -1.0
         forward, lateral, turn = self.command * period
@@ -248,7 +362,7 @@ class FootstepPlanner:
             [x + c * forward - s * lateral, y + s * forward + c * lateral, wrap_angle(yaw + turn)]
         )
         landing = self._beside(frame, side)
-        land = start + config.single_support
+        land = start + config.single_support if land is None else land
         held = self._center(_other(side), getattr(state, _other(side)))
         step = Footstep(side, getattr(state, side), landing, start, land)
         after = replace(

@@ -13,6 +13,7 @@ World frame: z up, the ground at the initial soles' height; x, y as the initial 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +22,7 @@ from ik_solvers.model import RobotModel
 from ik_solvers.whole_body.footsteps import Footstep, FootstepPlanner
 from ik_solvers.whole_body.preview_control import PreviewController
 from ik_solvers.whole_body.stance import StanceSolver
-from ik_solvers.whole_body.swing import sole_matrix, swing_pose, wrap_angle
+from ik_solvers.whole_body.swing import sole_matrix, swing_state, wrap_angle
 from ik_solvers.whole_body.walk_config import WalkConfig
 from ik_solvers.whole_body.walk_geometry import WalkGeometry
 
@@ -117,7 +118,8 @@ class WalkingPatternGenerator:
 
     def set_command(self, forward: float, lateral: float, yaw_rate: float) -> np.ndarray:
         """Velocity command in the robot's heading frame [m/s, m/s, rad/s]; steps not yet begun are
-        re-planned. Returns the command as clipped to :attr:`max_command`.
+        re-planned (``config.command_delay`` from now: :meth:`stop` stops sooner). Returns the
+        command as clipped to :attr:`max_command`.
 
         Raises:
             ValueError: a non-finite number.
@@ -126,6 +128,35 @@ class WalkingPatternGenerator:
         if not np.all(np.isfinite(command)):
             raise ValueError(f"velocity command {command.tolist()}: finite numbers are required")
         return self.planner.set_command(command, self.time, self._horizon())
+
+    def stop(self) -> bool:
+        """Stop at once (a dead-man timeout): the command becomes zero, a swing under way in its
+        first half lands beside the support sole, a later one as planned, and the other sole
+        steps beside it (none when they stand side by side); the last step lands within one step
+        period (:attr:`WalkConfig.step_period`) from now, and the ZMP reference changes at once
+        (:class:`~ik_solvers.whole_body.footsteps.FootstepPlanner`). Returns True.
+
+        The preview controller is first run a horizon ahead on the new ZMP reference: when its ZMP
+        would stray farther from it than ``planner.stop_tolerance`` (a faster gait than
+        ``config/walk.yaml``'s), the stop is instead a zero command like any other
+        (:meth:`set_command`, ``command_delay`` later), and this returns False.
+        """
+        now = self.time
+        if self.planner.stop(now, now + 2 * self._horizon(), self._followable):
+            return True
+        self.set_command(0.0, 0.0, 0.0)
+        return False
+
+    def _followable(self) -> bool:
+        """A copy of the preview controller, run a horizon ahead on the planned ZMP reference,
+        keeps its ZMP within ``planner.stop_tolerance`` of it."""
+        controller, horizon = copy.deepcopy(self.controller), self.controller.horizon
+        reference = self.planner.zmp_reference(self.time + np.arange(2 * horizon + 1) * self.config.dt)
+        for k in range(horizon):
+            controller.step(reference[k : k + horizon + 1])
+            if np.hypot(*(controller.zmp - reference[k + 1])) > self.planner.stop_tolerance:
+                return False
+        return True
 
     def observe_com(
         self, position: np.ndarray, velocity: np.ndarray | None = None, gain: float = 1.0
@@ -206,8 +237,7 @@ class WalkingPatternGenerator:
                 start = self.planner.initial[side]
                 state[side] = np.array([start[0], start[1], 0.0, start[2]])
             elif time < step.land:
-                tau = (time - step.lift) / (step.land - step.lift)
-                state[side] = swing_pose(step.start, step.end, tau, self.geometry.step_height)
+                state[side] = swing_state(step, time, self.geometry.step_height)
             else:
                 state[side] = np.array([step.end[0], step.end[1], 0.0, step.end[2]])
         return state
