@@ -99,18 +99,14 @@ class PostureTimeline:
 
 
 def walk_commands(generator: WalkingPatternGenerator) -> list[WalkCommand]:
-    """Forward, turn in place, sidestep left, each then a pause; speeds from the step limits.
-
-    Each motion is held ``command_delay`` longer than its distance needs: the plan takes a command
-    up ``command_delay`` after it comes, but stops at once on the zero that follows
-    (:meth:`WalkingPatternGenerator.stop`)."""
+    """Forward, turn in place, sidestep left, each then a pause; speeds from the step limits."""
     forward, lateral, yaw = SPEED_FRACTION * generator.max_command
-    delay, pause = generator.config.command_delay, (0.0, 0.0, 0.0)
+    pause = (0.0, 0.0, 0.0)
     return [
-        WalkCommand("forward", FORWARD / forward + delay, (forward, 0.0, 0.0)),
+        WalkCommand("forward", FORWARD / forward, (forward, 0.0, 0.0)),
         WalkCommand("stop", PAUSE, pause),
-        WalkCommand("turn", TURN / yaw + delay, (0.0, 0.0, yaw)),
+        WalkCommand("turn", TURN / yaw, (0.0, 0.0, yaw)),
         WalkCommand("stop", PAUSE, pause),
-        WalkCommand("sidestep", SIDESTEP / lateral + delay, (0.0, lateral, 0.0)),
+        WalkCommand("sidestep", SIDESTEP / lateral, (0.0, lateral, 0.0)),
         WalkCommand("stop", PAUSE, pause),
     ]

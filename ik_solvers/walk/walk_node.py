@@ -12,12 +12,13 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
 The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` (ZMP preview
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
-double support. A ``cmd_vel`` of zero, or none for ``cmd_vel_timeout`` [s] on the node's clock
-(0: never; also for one that came before the first ``/clock``, while the simulated time read 0),
-stops the walk at once (:meth:`WalkingPatternGenerator.stop`): as of the last tick, which is no
-later than the timeout (the tick before had not seen it), so the last step lands within
-``cmd_vel_timeout`` + one step period (``walk.single_support + walk.double_support``) of the
-last ``cmd_vel``; other commands change the plan ``walk.command_delay`` later.
+double support. No ``cmd_vel`` for ``cmd_vel_timeout`` [s] on the node's clock (0: never; also
+for one that came before the first ``/clock``, while the simulated time read 0) stops the walk at
+once (:meth:`WalkingPatternGenerator.stop`): as of the last tick, which is no later than the
+timeout (the tick before had not seen it), so the last step lands within ``cmd_vel_timeout`` +
+one step period (``walk.single_support + walk.double_support``) of the last ``cmd_vel``. Every
+command, a zero one included, changes the plan ``walk.command_delay`` later (a driver that
+brakes to zero gets the preview controller's smooth stop; the dead-man is the emergency one).
 The generator keeps to the node's clock (the simulated time on ``/clock`` with
 ``use_sim_time:=true``, else the wall clock): a late timer advances it by the periods it missed;
 targets are stamped with that clock, so a lock-stepped simulator can tell them current.
@@ -131,17 +132,13 @@ class WalkNode(Node):
             self.inputs.timeout = changes.get("sensor_timeout", self.inputs.timeout)
 
     def on_cmd_vel(self, message: Twist) -> None:
-        """Hand the velocity command to the generator (clipped to its step limits); zero stops at
-        once (:meth:`WalkingPatternGenerator.stop`)."""
+        """Hand the velocity command to the generator (clipped to its step limits)."""
         try:
             command = velocity_command(message)
         except ValueError as error:
             self.get_logger().warning(f"cmd_vel refused: {error}", throttle_duration_sec=1.0)
             return
-        if any(command):
-            self.generator.set_command(*command)
-        else:
-            self.generator.stop()
+        self.generator.set_command(*command)
         self.command_time = node_seconds(self)
 
     def on_tick(self) -> None:
