@@ -56,7 +56,7 @@ class ImuConfig:
     accel_noise: float = _rule(0.0, "accelerometer white noise, standard deviation", "m/s^2", 0.0, 100.0)
     accel_bias: float = _rule(0.0, "accelerometer bias, standard deviation per axis", "m/s^2", 0.0, 100.0)
     orientation: str = _rule("true", "orientation published: true, fused or none", choices=ORIENTATIONS)
-    seed: int = _rule(0, "seed of the noise draws", "", 0, 2**31 - 1)
+    seed: int = _rule(0, "seed of the noise draws", "", 0, 1_000_000_000)
 
     def __post_init__(self) -> None:
         check_fields(self, "imu.")

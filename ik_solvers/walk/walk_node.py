@@ -9,6 +9,10 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
   interface solves,
 - ``~/zmp`` (geometry_msgs/PointStamped): the planned ZMP (the reference the CoM follows).
 
+Falls (``fall.enabled``, :mod:`ik_solvers.walk.fall_guard`): it watches ``imu`` (sensor_msgs/Imu);
+on a fall it stops the walk, commands a protective crouch, turns the servos off through
+``fall.torque_service`` and reports on ``~/fall`` (std_msgs/Bool) and ``/diagnostics``.
+
 The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` (ZMP preview
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
@@ -20,7 +24,8 @@ targets are stamped with that clock, so a lock-stepped simulator can tell them c
 
 Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
 :mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
-(``odom``), ``cmd_vel_timeout`` [s], ``walk.<name>`` for every field of
+(``odom``), ``cmd_vel_timeout`` [s], ``fall.<name>`` (:func:`~ik_solvers.walk.fall_guard.fall_rules`),
+``walk.<name>`` for every field of
 :class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them). Types and ranges:
 :func:`parameter_rules` (docs/node.md has the table); ``world_frame`` and ``cmd_vel_timeout``
 change at run time, the others are read at start-up only (a running node refuses them, saying so).
@@ -29,6 +34,7 @@ change at run time, the others are read at start-up only (a running node refuses
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from geometry_msgs.msg import PointStamped, Twist
 from rclpy.node import Node
@@ -39,6 +45,7 @@ from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.executable import run_node
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule
+from ik_solvers.walk.fall_guard import FallGuard, fall_rules
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import WalkConfig, WalkingPatternGenerator
 from ik_solvers_interfaces.msg import WholeBodyTarget
@@ -55,7 +62,8 @@ NODE_RULES = {
 
 def parameter_rules() -> dict[str, Rule]:
     """Every parameter of walk_node: its own and ``walk.<field>`` of :class:`WalkConfig`."""
-    return {**NODE_RULES, **{f"walk.{name}": rule for name, rule in WalkConfig.rules().items()}}
+    walk = {f"walk.{name}": rule for name, rule in WalkConfig.rules().items()}
+    return {**NODE_RULES, **fall_rules(), **walk}
 
 
 class WalkNode(Node):
@@ -76,9 +84,15 @@ class WalkNode(Node):
         self.config = WalkConfig.from_mapping(walk)
         self.generator = WalkingPatternGenerator(RobotModel.from_urdf_string(urdf), self.config)
         self.command_time: float | None = None  # [s] of the latest cmd_vel; None: none in force
+        self.latest_tick = None  # the generator's latest tick (published)
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
         self.create_subscription(Twist, "cmd_vel", self.on_cmd_vel, 10)
+        self.protective_tick = None  # after a fall: the crouch commanded every period
+        self.fall_guard = None
+        if self.parameters["fall.enabled"]:
+            fall = {name: self.parameters[name] for name in fall_rules()}
+            self.fall_guard = FallGuard(self, self.generator.geometry.com_height, fall, self.on_fall)
         self.start = node_seconds(self)
         self.create_timer(self.config.dt, self.on_tick)
         self.parameters.on_change(self.apply_parameters)
@@ -102,8 +116,19 @@ class WalkNode(Node):
         self.generator.set_command(*command)
         self.command_time = node_seconds(self)
 
+    def on_fall(self, reason: str) -> None:
+        """A fall: stop walking; from now on command the protective crouch (the latest tick's soles,
+        the torso lowered to ``fall.crouch`` of its height), every period, as lock-step needs."""
+        self.generator.set_command(0.0, 0.0, 0.0)
+        tick = self.latest_tick or self.generator.step()
+        self.protective_tick = replace(tick, torso_height=tick.torso_height * self.parameters["fall.crouch"])
+
     def on_tick(self) -> None:
-        """Advance the generator to the node's clock; publish the latest tick's targets."""
+        """Advance the generator to the node's clock; publish the latest tick's targets (after a
+        fall: the protective crouch)."""
+        if self.protective_tick is not None:
+            self.publish_targets(self.protective_tick)
+            return
         now = node_seconds(self)
         # a simulated clock reads 0 until the first /clock: a cmd_vel then is as current as any
         if self.command_time is not None and self.timeout > 0.0 and now - self.command_time > self.timeout:
@@ -118,6 +143,11 @@ class WalkNode(Node):
             due = MAX_CATCH_UP
         for _ in range(due):
             tick = self.generator.step()
+        self.latest_tick = tick
+        self.publish_targets(tick)
+
+    def publish_targets(self, tick) -> None:
+        """The whole-body target and the planned ZMP of ``tick``, stamped now."""
         stamp = self.get_clock().now().to_msg()
         self.target_publisher.publish(whole_body_target(tick, self.world_frame, stamp))
         self.zmp_publisher.publish(point_stamped(tick.zmp_reference, self.world_frame, stamp))
