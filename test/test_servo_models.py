@@ -39,10 +39,11 @@ def test_selection_by_name_by_file_and_ideal(tmp_path):
     assert {m.name for m in joint_servo_models("mx64", JOINTS).values()} == {"mx64"}
     robot_file = tmp_path / "servos.yaml"
     robot_file.write_text(
-        "default: {model: mx106, p_gain: 128}\njoints:\n  l_elbow: mx64\n  r_wrist_pitch: ideal\n"
+        "default: {model: mx106, p_gain: 128, backlash: 0}\njoints:\n  l_elbow: mx64\n  r_wrist_pitch: ideal\n"
     )
     chosen = joint_servo_models(str(robot_file), JOINTS)
     assert chosen["l_knee"].name == "mx106" and chosen["l_knee"].p_gain == 128.0
+    assert chosen["l_knee"].backlash == 0.0 and chosen["l_elbow"].backlash == pytest.approx(0.0058)
     assert chosen["l_elbow"].name == "mx64" and chosen["l_elbow"].p_gain == 32.0
     assert chosen["r_wrist_pitch"] is None
 
@@ -54,6 +55,7 @@ def test_selection_by_name_by_file_and_ideal(tmp_path):
         ("joints:\n  nose: mx64\n", r"joints \['nose'\] are not actuated joints"),
         ("default: {model: mx64, p_gain: -3}\n", "p_gain -3 refused"),
         ("default: {model: mx64, kp: 3}\n", r"unknown keys \['kp'\]"),
+        ("default: {model: mx64, backlash: .nan}\n", "backlash nan refused"),
         ("- mx64\n", "a mapping with 'default' and 'joints' is required"),
     ],
 )

@@ -25,10 +25,15 @@ a YAML file naming a ``default`` and per-joint models (``config/servos/humanoid_
     default: {model: mx106, p_gain: 128}
     joints:
       l_elbow: mx64
+      l_wrist_roll: {model: xl330, backlash: 0.03}
+
+``p_gain`` sets the firmware's position gain register (the model's default otherwise), ``backlash``
+[rad] a worn or a better gearbox's play.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -117,21 +122,38 @@ def joint_servo_models(selection: str, joints: Sequence[str]) -> dict[str, Servo
     return {joint: _model(per_joint.get(joint, default), models, f"{path}: {joint}") for joint in joints}
 
 
+OVERRIDES = {
+    "p_gain": (0.0, 1e4),
+    "backlash": (0.0, 0.5),
+}  # per-robot settings: (low, high), low excluded for p_gain
+
+
 def _model(entry: object, models: dict[str, ServoModel], where: str) -> ServoModel | None:
-    """The model an entry names: ``NAME`` or ``{model: NAME, p_gain: G}``; None for ``ideal``."""
-    if isinstance(entry, dict):
-        name, p_gain = entry.get("model"), entry.get("p_gain")
-        extra = set(entry) - {"model", "p_gain"}
-        if extra:
-            raise ValueError(f"{where}: unknown keys {sorted(extra)}; 'model' and 'p_gain' are accepted")
-    else:
-        name, p_gain = entry, None
+    """The model an entry names: ``NAME`` or ``{model: NAME, p_gain: G, backlash: B}``; None for ``ideal``."""
+    entry = entry if isinstance(entry, dict) else {"model": entry}
+    extra = set(entry) - {"model", *OVERRIDES}
+    if extra:
+        raise ValueError(
+            f"{where}: unknown keys {sorted(extra)}; 'model', 'p_gain' and 'backlash' are accepted"
+        )
+    name = entry.get("model")
     if name == IDEAL:
         return None
     if name not in models:
         raise ValueError(f"{where}: unknown servo model {name!r}; known: {IDEAL}, {', '.join(models)}")
-    if p_gain is None:
-        return models[name]
-    if isinstance(p_gain, bool) or not isinstance(p_gain, (int, float)) or not 0.0 < p_gain < 1e4:
-        raise ValueError(f"{where}: p_gain {p_gain!r} refused; a number in (0, 10000) is required")
-    return replace(models[name], p_gain=float(p_gain))
+    changes = {}
+    for key, (low, high) in OVERRIDES.items():
+        value = entry.get(key)
+        if value is None:
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not (number and math.isfinite(value) and low <= value < high and (key != "p_gain" or value > 0)):
+            raise ValueError(
+                f"{where}: {key} {value!r} refused; a number in {_range(key, low, high)} is required"
+            )
+        changes[key] = float(value)
+    return replace(models[name], **changes)
+
+
+def _range(key: str, low: float, high: float) -> str:
+    return f"({low:g}, {high:g})" if key == "p_gain" else f"[{low:g}, {high:g}) [rad]"
