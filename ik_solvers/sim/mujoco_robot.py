@@ -364,8 +364,8 @@ class MujocoRobot:
             if self._steps % CHECK_STEPS == 0 or count == 0:
                 self.monitor.check(since, hint)
                 since = self.time
-            if self._steps % self.imu_steps == 0:
-                self.imu_samples.append(ImuSample(self.time, *self.imu()))
+            if self._steps % self.imu_steps == 0:  # MuJoCo's sensors read the state before the last step
+                self.imu_samples.append(ImuSample(self.time - self.config.timestep, *self.imu()))
 
     def _steps_to_event(self) -> int:
         """Physics steps to the next stability check or IMU sample."""
