@@ -61,6 +61,8 @@ def test_a_fall_is_reported_early_and_the_servos_go_off(processes, make_node, ex
     standing = poses[-1].pose.position.z
     spin_until(executor, lambda: False, timeout=1.0)
     assert falls == [False]  # standing still: no alarm
+    upright = spin_until(executor, lambda: any(s.level == DiagnosticStatus.OK for s in statuses), timeout=5.0)
+    assert upright and statuses[-1].message == "upright"
 
     commands.publish(JointState(name=list(TIP), position=list(TIP.values())))
     fell = spin_until(executor, lambda: True in falls, timeout=10.0)

@@ -145,10 +145,13 @@ class FallGuard:
         self.publish_diagnostics()
 
     def publish_diagnostics(self) -> None:
-        """``<node>: fall``: OK while standing or walking, ERROR with the reason after a fall."""
+        """``<node>: fall``: OK while standing or walking, WARN before the first IMU sample, ERROR
+        with the reason after a fall."""
         state = self.detector.state
         if state.fallen:
             level, text = DiagnosticStatus.ERROR, f"fallen: {state.reason}"
+        elif self.last_stamp is None:
+            level, text = DiagnosticStatus.WARN, "no IMU sample yet: falls cannot be detected"
         else:
             level, text = DiagnosticStatus.OK, "upright"
         values = {
