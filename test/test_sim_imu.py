@@ -108,3 +108,25 @@ def test_attitude_filter_follows_mujocos_truth_from_a_noisy_imu_through_a_fall()
     assert tilt(robot.imu()[0]) > math.radians(30)  # it did fall
     assert math.degrees(max(errors["standing"][250:])) < 2.0  # after the filter's first second
     assert math.degrees(max(errors["falling"])) < 5.0
+
+
+def test_attitude_filter_follows_a_walking_robot_from_a_noisy_imu():
+    """Walking forward then sideways with the IMU's noise and biases: the AHRS's tilt within 5
+    degrees of MuJoCo's at every sample (the walk's accelerations pull the gravity estimate)."""
+    from ik_solvers.walk.config import load_walk_config
+    from ik_solvers.walk.offline import OfflineWalker
+
+    walker = OfflineWalker(package_share_path("urdf", "humanoid.urdf").read_text(), load_walk_config())
+    noisy = NoisyImu(ImuConfig(gyro_noise=0.005, gyro_bias=0.01, accel_noise=0.05, accel_bias=0.1, seed=1))
+    attitude = AttitudeFilter(250.0)
+    speeds = walker.generator.max_command
+    errors = []
+    for command in ((0.9 * speeds[0], 0.0, 0.0), (0.0, 0.9 * speeds[1], 0.0)):
+        for _ in range(800):
+            walker.run([(0.01, command)])
+            for sample in walker.robot.take_imu_samples():
+                measured = noisy.measure(sample)
+                estimate = attitude.update(measured.gyro, measured.accelerometer)
+                errors.append(abs(tilt(estimate) - tilt(sample.orientation)))
+    assert len(errors) == 4000
+    assert math.degrees(max(errors)) < 5.0
