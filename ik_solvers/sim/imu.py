@@ -26,6 +26,7 @@ from ik_solvers.model import rpy_to_matrix
 from ik_solvers.parameter_rules import Rule, check_fields, rule_field
 
 IMU_NAME = "imu"  # a link whose name contains this (any case) is taken for the maker's IMU
+IMU_SITE = "imu"  # the MuJoCo site; its sensors are imu_orientation, imu_gyro, imu_accelerometer
 ORIENTATIONS = ("true", "fused", "none")
 
 
@@ -128,6 +129,21 @@ def imu_mount(robot: ElementTree.Element, has_body) -> ImuMount:
     quaternion = np.zeros(4)
     mujoco.mju_mat2Quat(quaternion, transform[:3, :3].flatten())
     return ImuMount(frame, link, transform[:3, 3].copy(), quaternion)
+
+
+def add_imu_site(spec: mujoco.MjSpec, mount: ImuMount, name: str = IMU_SITE) -> None:
+    """A site ``name`` at ``mount`` with orientation, gyro and accelerometer sensors
+    (``<name>_orientation``, ``<name>_gyro``, ``<name>_accelerometer``)."""
+    site = spec.body(mount.body_link).add_site()
+    site.name, site.pos, site.quat = name, mount.position, mount.quaternion
+    for kind, suffix in (
+        (mujoco.mjtSensor.mjSENS_FRAMEQUAT, "orientation"),
+        (mujoco.mjtSensor.mjSENS_GYRO, "gyro"),
+        (mujoco.mjtSensor.mjSENS_ACCELEROMETER, "accelerometer"),
+    ):
+        sensor = spec.add_sensor()
+        sensor.name, sensor.type, sensor.objname = f"{name}_{suffix}", kind, name
+        sensor.objtype = mujoco.mjtObj.mjOBJ_SITE
 
 
 def _maker_imu(robot: ElementTree.Element, joints: dict) -> str | None:

@@ -44,7 +44,7 @@ import numpy as np
 
 from ik_solvers.description import RobotDescription, description_from_string, robot_element
 from ik_solvers.parameter_rules import Rule, check_fields, rule_field
-from ik_solvers.sim.imu import ImuConfig, ImuMount, ImuSample, imu_mount
+from ik_solvers.sim.imu import IMU_SITE, ImuConfig, ImuMount, ImuSample, add_imu_site, imu_mount
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_commands import ServoCommands
 from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
@@ -57,7 +57,6 @@ FLOOR_FRICTION = (1.0, 0.005, 0.0001)
 IMPRATIO = 10.0  # friction-to-normal impedance ratio of the elliptic cones (less slip)
 __all__ = ["MujocoRobot", "ServoConfig", "UnstableSimulation", "build_spec"]
 
-IMU_SITE = "imu"
 CHECK_STEPS = 10  # physics steps between two stability checks
 IMU_BUFFER = 1000  # IMU samples kept until taken (4 s at 250 Hz)
 
@@ -170,23 +169,9 @@ def _build(
     for joint in servoed:
         _add_servo(spec, joint, config, models.get(joint.name))
     mount = imu_mount(robot_element(description.xml), lambda link: spec.body(link) is not None)
-    _add_imu(spec, mount)
+    add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
     return spec, mount
-
-
-def _add_imu(spec: mujoco.MjSpec, mount: ImuMount) -> None:
-    """An IMU site at ``mount``: orientation, gyro and accelerometer sensors."""
-    site = spec.body(mount.body_link).add_site()
-    site.name, site.pos, site.quat = IMU_SITE, mount.position, mount.quaternion
-    for kind, name in (
-        (mujoco.mjtSensor.mjSENS_FRAMEQUAT, "imu_orientation"),
-        (mujoco.mjtSensor.mjSENS_GYRO, "imu_gyro"),
-        (mujoco.mjtSensor.mjSENS_ACCELEROMETER, "imu_accelerometer"),
-    ):
-        sensor = spec.add_sensor()
-        sensor.name, sensor.type, sensor.objname = name, kind, IMU_SITE
-        sensor.objtype = mujoco.mjtObj.mjOBJ_SITE
 
 
 def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> None:
