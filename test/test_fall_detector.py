@@ -46,6 +46,13 @@ def test_tilting_fast_towards_the_ground_is_seen_early_tilting_back_is_not():
     assert back.tilt_rate == pytest.approx(-1.2) and not back.fallen
 
 
+def test_a_fast_swing_of_an_upright_torso_is_no_fall():
+    """Bending the knees from straight legs swings the torso at ~2 rad/s without tilting it (the
+    start of walk.launch.py): predicted 20 deg, but the tilt is under ``min_tilt``."""
+    state = FallDetector(0.3).update(0.0, _roll(math.radians(0.7)), np.array([2.0, 0.0, 0.0]))
+    assert state.predicted_tilt > math.radians(20) and not state.fallen
+
+
 def test_the_rate_threshold_scales_with_the_centre_of_mass_height():
     small, tall = FallDetector(0.2), FallDetector(0.8)
     assert small.rate_limit == pytest.approx(2 * tall.rate_limit)  # 1 / T_c = sqrt(g / h)

@@ -5,7 +5,10 @@ No ROS here. A falling humanoid tips over its sole's edge as an inverted pendulu
 so a tall robot falls slowly and a small one fast, at the same angles. The detector therefore
 judges angles, and rates in units of ``1 / T_c``:
 
-- **predicted tilt**: ``tilt + lookahead * T_c * tilt_rate`` above ``tilt`` [rad]. For the
+- **predicted tilt**: ``tilt + lookahead * T_c * tilt_rate`` above ``tilt`` [rad], once the tilt
+  itself exceeds ``min_tilt`` (a posture change, such as bending the knees from straight legs at
+  the joints' velocity limits, swings the torso at 1.5-2 rad/s for an instant without tilting it:
+  predicted 20-26 degrees from a tilt under 1 degree, a false alarm before this gate). For the
   linear inverted pendulum, ``x + T_c * dx/dt`` is the capture point (Pratt, Carff, Drakunov and
   Goswami, "Capture Point: A Step toward Humanoid Push Recovery", Humanoids 2006): where the CoM
   comes to rest; written in angles (x = h tilt) it is this sum, the tilt the robot is heading for;
@@ -39,6 +42,7 @@ class FallThresholds:
         tilt: [rad] predicted tilt that is a fall.
         rate: tilt rate that is a fall, in units of 1 / T_c (T_c = sqrt(CoM height / g)).
         lookahead: the predicted tilt looks ``lookahead * T_c`` ahead.
+        min_tilt: [rad] the predicted tilt counts only beyond this tilt.
     """
 
     tilt: float = rule_field(
@@ -46,6 +50,9 @@ class FallThresholds:
     )
     rate: float = rule_field(Rule(1.2, "tilt rate that is a fall, in 1 / T_c", "", 0.0, 100.0, low_open=True))
     lookahead: float = rule_field(Rule(1.0, "predicted tilt looks this many T_c ahead", "", 0.0, 10.0))
+    min_tilt: float = rule_field(
+        Rule(math.radians(5.0), "predicted tilt counts beyond this tilt", "rad", 0.0, 1.5)
+    )
 
     def __post_init__(self) -> None:
         check_fields(self, "fall.")
@@ -105,7 +112,7 @@ class FallDetector:
             self.state = FallState(True, angle, rate, predicted, self.state.time, self.state.reason)
             return self.state
         reason = ""
-        if predicted > self.thresholds.tilt:
+        if predicted > self.thresholds.tilt and angle > self.thresholds.min_tilt:
             reason = (
                 f"predicted tilt {math.degrees(predicted):.1f} deg > {math.degrees(self.thresholds.tilt):.1f} "
                 f"(tilt {math.degrees(angle):.1f} deg, tilting at {rate:.2f} rad/s)"
