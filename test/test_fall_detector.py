@@ -27,18 +27,28 @@ def test_upright_and_still_is_no_fall():
     assert not state.fallen and state.reason == ""
 
 
-def test_a_tilt_beyond_the_threshold_is_a_fall_and_stays_one():
-    detector = FallDetector(0.3)
+def test_a_tilt_beyond_the_threshold_held_for_the_confirmation_time_is_a_fall_and_stays_one():
+    detector = FallDetector(0.3)  # T_c = 0.175 s: confirmed after 0.13 s
     assert not detector.update(0.0, _roll(math.radians(15)), np.zeros(3)).fallen
-    state = detector.update(0.1, _roll(math.radians(25)), np.zeros(3))
-    assert state.fallen and state.time == 0.1 and "predicted tilt 25.0 deg > 20.0" in state.reason
-    assert detector.update(0.2, np.array([1.0, 0, 0, 0]), np.zeros(3)).fallen  # latched
+    assert not detector.update(0.1, _roll(math.radians(25)), np.zeros(3)).fallen  # not yet confirmed
+    assert not detector.update(0.2, _roll(math.radians(25)), np.zeros(3)).fallen
+    state = detector.update(0.24, _roll(math.radians(26)), np.zeros(3))
+    assert state.fallen and state.time == 0.24 and "predicted tilt 26.0 deg > 20.0" in state.reason
+    assert detector.update(0.3, np.array([1.0, 0, 0, 0]), np.zeros(3)).fallen  # latched
     detector.reset()
-    assert not detector.update(0.3, np.array([1.0, 0, 0, 0]), np.zeros(3)).fallen
+    assert not detector.update(0.4, np.array([1.0, 0, 0, 0]), np.zeros(3)).fallen
+
+
+def test_a_swing_shorter_than_the_confirmation_time_is_no_fall():
+    """walk.launch.py's start: the torso pitches 10 deg and back within 0.1 s (predicted 34 deg)."""
+    detector = FallDetector(0.45)  # T_c = 0.214 s: 0.16 s to confirm
+    for t in np.arange(0.0, 0.1, 0.004):
+        assert not detector.update(t, _roll(math.radians(10)), np.array([2.0, 0.0, 0.0])).fallen
+    assert not detector.update(0.1, _roll(math.radians(3)), np.array([-0.5, 0.0, 0.0])).fallen
 
 
 def test_tilting_fast_towards_the_ground_is_seen_early_tilting_back_is_not():
-    detector = FallDetector(0.3)  # T_c = 0.175 s
+    detector = FallDetector(0.3, FallThresholds(confirm=0.0))  # T_c = 0.175 s
     towards = detector.update(0.0, _roll(math.radians(10)), np.array([1.2, 0.0, 0.0]))
     assert towards.tilt_rate == pytest.approx(1.2) and towards.fallen  # 10 deg + 0.175 s x 1.2 rad/s = 22 deg
     detector.reset()
@@ -49,12 +59,13 @@ def test_tilting_fast_towards_the_ground_is_seen_early_tilting_back_is_not():
 def test_a_fast_swing_of_an_upright_torso_is_no_fall():
     """Bending the knees from straight legs swings the torso at ~2 rad/s without tilting it (the
     start of walk.launch.py): predicted 20 deg, but the tilt is under ``min_tilt``."""
-    state = FallDetector(0.3).update(0.0, _roll(math.radians(0.7)), np.array([2.0, 0.0, 0.0]))
+    detector = FallDetector(0.3, FallThresholds(confirm=0.0))
+    state = detector.update(0.0, _roll(math.radians(0.7)), np.array([2.0, 0.0, 0.0]))
     assert state.predicted_tilt > math.radians(20) and not state.fallen
 
 
 def test_the_rate_threshold_scales_with_the_centre_of_mass_height():
-    small, tall = FallDetector(0.2), FallDetector(0.8)
+    small, tall = (FallDetector(h, FallThresholds(confirm=0.0)) for h in (0.2, 0.8))
     assert small.rate_limit == pytest.approx(2 * tall.rate_limit)  # 1 / T_c = sqrt(g / h)
     gyro = np.array([0.0, -0.5 * (small.rate_limit + tall.rate_limit), 0.0])  # swinging back up, fast
     pitched = np.array([math.cos(0.01), 0.0, math.sin(0.01), 0.0])
