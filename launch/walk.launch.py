@@ -15,7 +15,9 @@ knee of the slow gait needs about 3.6 rad/s; the packaged humanoid's limit is 4.
 Simulated, the three nodes run on simulated time, as ``ik_demo`` runs them: sim_node lock-steps
 its physics to walk_node's control period (``walk.dt`` of ``walk_params``) and publishes
 ``/clock``; walk_node and ik_node use it (``use_sim_time``). A machine too busy to keep up then
-slows the simulated world down instead of making the robot step too fast and fall.
+slows the simulated world down instead of making the robot step too fast and fall. walk_node
+watches ``/sim_node/imu`` for falls and turns the servos off through ``/sim_node/set_torque`` (on
+hardware: its ``imu`` topic, remapped to the robot's IMU, and ``/servo_bridge/set_torque``).
 """
 
 import os
@@ -39,8 +41,13 @@ def nodes(context):
     clock = {"use_sim_time": simulate}
     speed = {"max_velocity_fraction": float(LaunchConfiguration("max_velocity_fraction").perform(context))}
     walk_params = LaunchConfiguration("walk_params").perform(context)
+    # simulated, walk_node watches sim_node's IMU for falls and turns its servos off on one
+    fall = {"fall.torque_service": "/sim_node/set_torque"} if simulate else {}
+    imu = [("imu", "/sim_node/imu")] if simulate else []
     launched = [
-        package_node(executable="walk_node", parameters=[walk_params, description, clock]),
+        package_node(
+            executable="walk_node", parameters=[walk_params, description, clock, fall], remappings=imu
+        ),
         package_node(
             executable="ik_node", parameters=[LaunchConfiguration("params"), description, clock, speed]
         ),

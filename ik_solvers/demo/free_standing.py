@@ -80,6 +80,29 @@ def parameter_file(urdf: str, folder: Path) -> Path:
     return path
 
 
+def add_servo_options(parser) -> None:
+    """``--servo-model`` and ``--command-latency``: how the simulated servos behave."""
+    parser.add_argument(
+        "--servo-model",
+        default="ideal",
+        help="the simulated servos: ideal, a model (mx106, mx64, xl320, xl330, sts3215) or a YAML file "
+        "of them per joint, e.g. config/servos/humanoid_servo_models.yaml (docs/simulation.md)",
+    )
+    parser.add_argument(
+        "--command-latency", type=float, default=0.0, help="delay from a command to the servos [s] (the bus)"
+    )
+
+
+def servo_parameters(options) -> list[str]:
+    """sim_node parameters of the ``--servo-model`` and ``--command-latency`` options."""
+    return [
+        "-p",
+        f"servo_model:={options.servo_model}",
+        "-p",
+        f"command_latency:={options.command_latency!r}",
+    ]
+
+
 def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_node: str, table_rows) -> int:
     """The free-standing demo (see the module docstring) of the robot ``urdf`` (XML), whose
     ``model`` has its sole frames (:func:`ik_solvers.limbs.find_body`); 0 on success, 1 when the
@@ -108,7 +131,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     robot = ["--params-file", str(parameters)]
     sim_time = ["-p", "use_sim_time:=true"]
     walk_yaml = str(package_share_path("config", "walk.yaml"))
-    walk_node = ["--ros-args", "--params-file", walk_yaml, *robot, *sim_time]
+    falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
+    walk_node = ["--ros-args", "--params-file", walk_yaml, *robot, *sim_time, *falls]
     try:
         children.start(
             "sim_node",
@@ -124,6 +148,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             f"control_period:={config.dt}",
             "-p",
             f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
+            *servo_parameters(options),
         )
         children.start(
             ik_node,

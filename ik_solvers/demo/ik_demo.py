@@ -90,6 +90,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "missing (each is named); default: refuse to run",
     )
     servo_bus.add_option(parser)
+    free_standing.add_servo_options(parser)
     options = parser.parse_args(argv)
     # Through the emulated bus the fixed-base programme runs: walking through it is not supported yet.
     options.fixed_base = options.fixed_base or bool(options.servo_bus)
@@ -198,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         robot = ["--params-file", str(free_standing.parameter_file(urdf, output / "logs"))]
         remaps = servo_bus.sim_remaps(options.servo_bus)
-        children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo), *remaps)
+        servos = free_standing.servo_parameters(options)
+        children.start("sim_node", "--ros-args", *robot, *sim_parameters(servo), *servos, *remaps)
         if options.servo_bus:
             bus_stats = servo_bus.start(children, options.servo_bus, output)
         children.start(IK_NODE, *ik_node_arguments(body.chains), *robot)

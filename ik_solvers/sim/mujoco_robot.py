@@ -6,17 +6,22 @@ through ``package://``, ``file://`` or relative paths and converted where MuJoCo
 with their limits; this module adds
 
 - a floor (plane at z = 0) and a light,
-- one position actuator per movable joint: stiffness ``kp = effort / saturation_error`` [N m/rad]
-  so that a joint saturates at its URDF effort limit when it is ``saturation_error`` [rad] off
-  target; damping by ``damping_ratio`` (1 = critically damped about the joint's own inertia);
-  force limited to ``effort_scale`` times the URDF effort limit; an armature (reflected rotor
-  inertia) per joint chosen from the model and the timestep so that the servos integrate stably
-  (:mod:`ik_solvers.sim.servo_tuning`),
+- one position actuator per movable joint. ``ideal`` servos: stiffness
+  ``kp = effort / saturation_error`` [N m/rad] so that a joint saturates at its URDF effort limit
+  when it is ``saturation_error`` [rad] off target; damping by ``damping_ratio`` (1 = critically
+  damped about the joint's own inertia); force limited to ``effort_scale`` times the URDF effort
+  limit. Servo models (``servo_model``: :mod:`ik_solvers.sim.servo_models`): the identified
+  stiffness, stall torque, back-EMF and friction, armature and backlash of a real servo. Every
+  joint gets at least the armature (reflected rotor inertia) that makes its servo integrate
+  stably at the timestep (:mod:`ik_solvers.sim.servo_tuning`). Commands reach the servos
+  ``command_latency`` [s] late (:mod:`ik_solvers.sim.servo_commands`), and
+  :meth:`MujocoRobot.set_torque` turns every servo off (no force) and on again,
 - sole contact: the URDF collision boxes against the floor plane, Coulomb friction ``FLOOR_FRICTION``
   (sliding 1.0, rubber sole on a hard floor; torsional 5 mm; rolling 0.1 mm), elliptic friction
   cones with ``impratio`` 10 (sticking soles do not creep), MuJoCo's default soft contact
   (``solref`` 0.02 s time constant, critically damped: a few mm of penetration under load),
-- an IMU site at the root link's origin with a gyro, an accelerometer and its orientation,
+- an IMU site on the maker's IMU link or the torso (:mod:`ik_solvers.sim.imu`) with a gyro, an
+  accelerometer and its orientation, sampled every ``1 / imu.rate`` [s] of simulated time,
 - fixed base (the root link welded ``base_height`` [m] above the floor) or floating base (a free
   joint: the robot stands on its feet, lowered until its lowest geometry touches the floor).
 
@@ -30,15 +35,19 @@ It imports without ROS. Units: metres, radians, seconds, N m.
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 import mujoco
 import numpy as np
 
-from ik_solvers.description import RobotDescription, description_from_string
+from ik_solvers.description import RobotDescription, description_from_string, robot_element
 from ik_solvers.parameter_rules import Rule, check_fields, rule_field
+from ik_solvers.sim.imu import IMU_SITE, ImuConfig, ImuMount, ImuSample, add_imu_site, imu_mount
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
+from ik_solvers.sim.servo_commands import ServoCommands
+from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
 from ik_solvers.sim.servo_tuning import effective_inertias, stabilising_armature
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
 
@@ -48,13 +57,13 @@ FLOOR_FRICTION = (1.0, 0.005, 0.0001)
 IMPRATIO = 10.0  # friction-to-normal impedance ratio of the elliptic cones (less slip)
 __all__ = ["MujocoRobot", "ServoConfig", "UnstableSimulation", "build_spec"]
 
-IMU_SITE = "imu"
 CHECK_STEPS = 10  # physics steps between two stability checks
+IMU_BUFFER = 1000  # IMU samples kept until taken (4 s at 250 Hz)
 
 
-def _start_up(default: float | bool, text: str, unit: str = "", low=None, high=None, low_open=False) -> Any:
+def _start_up(default: float | bool | str, text: str, unit: str = "", low=None, high=None, **extra) -> Any:
     """A ServoConfig field with its rule (sim_node reads it at start-up only)."""
-    return rule_field(Rule(default, text, unit, low, high, low_open=low_open, start_up_only=True))
+    return rule_field(Rule(default, text, unit, low, high, start_up_only=True, **extra))
 
 
 @dataclass(frozen=True)
@@ -69,12 +78,21 @@ class ServoConfig:
         base_height: [m] height of the fixed root above the floor (fixed base only).
         self_collision: whether the robot's links collide with each other (always with the floor).
         timestep: [s] physics step.
+        servo_model: ``ideal``, a servo model for every joint (``mx106``, ``mx64``, ``xl320``,
+            ``xl330``, ``sts3215``) or a YAML file naming them per joint
+            (:mod:`ik_solvers.sim.servo_models`).
+        command_latency: [s] from a command to the servos (the bus; 0: at once).
         armature: [kg m^2] reflected rotor inertia added to every joint; None: the smallest that
             keeps each servo stable at ``timestep`` (see :mod:`ik_solvers.sim.servo_tuning`).
     """
 
     saturation_error: float = _start_up(
-        0.02, "position error at which a servo reaches its effort limit", "rad", 0.0, 1.0, low_open=True
+        0.02,
+        "position error at which an ideal servo reaches its effort limit",
+        "rad",
+        0.0,
+        1.0,
+        low_open=True,
     )
     damping_ratio: float = _start_up(1.0, "servo damping / critical damping", "", 0.0, 100.0)
     effort_scale: float = _start_up(1.0, "factor on the URDF effort limits", "", 0.0, 100.0, low_open=True)
@@ -82,6 +100,10 @@ class ServoConfig:
     base_height: float = _start_up(1.0, "height of the fixed root above the floor", "m", 0.0, 100.0)
     self_collision: bool = _start_up(False, "the robot's links collide with each other")
     timestep: float = _start_up(0.002, "physics step", "s", 1e-4, 0.05)
+    servo_model: str = _start_up(
+        "ideal", "ideal, a servo model, or a YAML file of them per joint", non_empty=True
+    )
+    command_latency: float = _start_up(0.0, "delay from a command to the servos", "s", 0.0, 0.5)
     armature: float | None = None
 
     def __post_init__(self) -> None:
@@ -100,21 +122,32 @@ def robot_description(description: str | RobotDescription) -> RobotDescription:
     return description_from_string(description)
 
 
-def build_spec(description: str | RobotDescription, config: ServoConfig) -> mujoco.MjSpec:
+def build_spec(
+    description: str | RobotDescription,
+    config: ServoConfig,
+    models: dict[str, ServoModel | None] | None = None,
+) -> mujoco.MjSpec:
     """MjSpec of the URDF robot with floor, light and position servos; see the module docstring.
 
     Args:
         description: the robot: URDF or xacro text, or a loaded description (meshes found
             through it: ``package://``, ``file://``, relative to its file).
         config: servos, physics and base.
+        models: each joint's servo model (None: ideal); default: from ``config.servo_model``.
 
     Raises:
         DescriptionError: the description does not parse, or a mesh is missing (named).
+        ValueError: ``config.servo_model`` names an unknown model or joint (the message says).
     """
+    return _build(robot_description(description), config, models)[0]
+
+
+def _build(
+    description: RobotDescription, config: ServoConfig, models: dict[str, ServoModel | None] | None
+) -> tuple[mujoco.MjSpec, ImuMount]:
+    """The MjSpec (see :func:`build_spec`) and where its IMU sits."""
     height = 0.0 if config.floating_base else config.base_height
-    xml, assets, root = mujoco_urdf(
-        robot_description(description), SIM_ROOT, FREE_JOINT, config.floating_base, height
-    )
+    xml, assets, _ = mujoco_urdf(description, SIM_ROOT, FREE_JOINT, config.floating_base, height)
     spec = mujoco.MjSpec.from_string(xml, assets=assets)
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.timestep = config.timestep
@@ -131,29 +164,19 @@ def build_spec(description: str | RobotDescription, config: ServoConfig) -> mujo
     light = spec.worldbody.add_light()
     light.pos, light.dir = (0.0, 0.0, 3.0), (0.0, 0.0, -1.0)
     servoed = [j for j in spec.joints if j.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
+    if models is None:
+        models = joint_servo_models(config.servo_model, [j.name for j in servoed])
     for joint in servoed:
-        _add_servo(spec, joint, config)
-    _add_imu(spec, root)
+        _add_servo(spec, joint, config, models.get(joint.name))
+    mount = imu_mount(robot_element(description.xml), lambda link: spec.body(link) is not None)
+    add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
-    return spec
-
-
-def _add_imu(spec: mujoco.MjSpec, root: str) -> None:
-    """An IMU site at the root link's origin: orientation, gyro and accelerometer sensors."""
-    site = spec.body(root).add_site()
-    site.name = IMU_SITE
-    for kind, name in (
-        (mujoco.mjtSensor.mjSENS_FRAMEQUAT, "imu_orientation"),
-        (mujoco.mjtSensor.mjSENS_GYRO, "imu_gyro"),
-        (mujoco.mjtSensor.mjSENS_ACCELEROMETER, "imu_accelerometer"),
-    ):
-        sensor = spec.add_sensor()
-        sensor.name, sensor.type, sensor.objname = name, kind, IMU_SITE
-        sensor.objtype = mujoco.mjtObj.mjOBJ_SITE
+    return spec, mount
 
 
 def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> None:
-    """Each servoed joint's armature: ``config.armature``, or the stabilising one from the model."""
+    """Each servoed joint's armature: ``config.armature``, or the stabilising one from the model
+    added to the servo model's own."""
     if config.armature is not None:
         for joint in joints:
             joint.armature = config.armature
@@ -162,21 +185,30 @@ def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> Non
     data = mujoco.MjData(model)
     dofs = np.array([model.jnt_dofadr[model.joint(j.name).id] for j in joints])
     stiffness = np.array([float(model.actuator(j.name).gainprm[0]) for j in joints])
-    added = stabilising_armature(stiffness, effective_inertias(model, data, dofs), config.timestep)
+    inertia = effective_inertias(model, data, dofs)  # the servo model's armature included
+    added = stabilising_armature(stiffness, inertia, config.timestep)
     for joint, armature in zip(joints, added):
         joint.armature = float(joint.armature) + float(armature)
 
 
-def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig) -> None:
-    """A position actuator on ``joint`` with gains and force limit from its URDF effort limit."""
-    effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
-    if not math.isfinite(effort) or effort <= 0.0:
-        raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig, model: ServoModel | None) -> None:
+    """A position actuator on ``joint``: ideal (gains and force limit from its URDF effort limit)
+    or as the servo ``model`` behaves (module docstring)."""
     actuator = spec.add_actuator()
     actuator.name, actuator.target = joint.name, joint.name
     actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
-    actuator.set_to_position(kp=effort / config.saturation_error, dampratio=config.damping_ratio)
     actuator.forcelimited = True
+    if model is not None:
+        actuator.set_to_position(kp=model.stiffness)
+        actuator.forcerange = (-model.stall_torque, model.stall_torque)
+        joint.damping = (model.damping, 0.0, 0.0)  # linear damping; MuJoCo 4 also takes higher orders
+        joint.frictionloss, joint.armature = model.friction, model.armature
+        joint.actfrclimited = False
+        return
+    effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
+    if not math.isfinite(effort) or effort <= 0.0:
+        raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+    actuator.set_to_position(kp=effort / config.saturation_error, dampratio=config.damping_ratio)
     actuator.forcerange = (-effort * config.effort_scale, effort * config.effort_scale)
     joint.actfrclimited = False  # the actuator's own force limit applies
 
@@ -187,14 +219,39 @@ class MujocoRobot:
     Attributes:
         joint_names: the actuated joints, in URDF order.
         lower, upper: (n,) joint limits [rad or m].
+        servo_models: each joint's servo model (None: ideal).
+        imu_frame: the URDF link the IMU measures in.
+        imu_samples: IMU readings taken every ``1 / imu.rate`` of simulated time while stepping,
+            oldest first, until the caller takes them (:meth:`take_imu_samples`; the latest
+            ``IMU_BUFFER`` are kept).
     """
 
-    def __init__(self, description: str | RobotDescription, config: ServoConfig | None = None) -> None:
-        """Compile the robot; ``description`` as in :func:`build_spec`."""
+    def __init__(
+        self,
+        description: str | RobotDescription,
+        config: ServoConfig | None = None,
+        imu: ImuConfig | None = None,
+    ) -> None:
+        """Compile the robot; ``description`` as in :func:`build_spec`.
+
+        Raises:
+            ValueError: ``config.servo_model`` names an unknown model or joint.
+        """
         self.config = config or ServoConfig()
-        self.model = build_spec(description, self.config).compile()
+        description = robot_description(description)
+        servoed = _actuated_joints(description)
+        self.servo_models = joint_servo_models(self.config.servo_model, servoed)
+        spec, mount = _build(description, self.config, self.servo_models)
+        self.model = spec.compile()
         self.data = mujoco.MjData(self.model)
+        self.imu_frame = mount.frame
+        self.imu_steps = max(1, round(1.0 / ((imu or ImuConfig()).rate * self.config.timestep)))
+        self.imu_samples: deque[ImuSample] = deque(maxlen=IMU_BUFFER)
+        self._steps = 0  # physics steps since the last reset
+        self._gains = (self.model.actuator_gainprm.copy(), self.model.actuator_biasprm.copy())
         self.joint_names: tuple[str, ...] = tuple(self.model.actuator(i).name for i in range(self.model.nu))
+        backlash = [getattr(self.servo_models.get(name), "backlash", 0.0) for name in self.joint_names]
+        self.commands = ServoCommands(np.zeros(len(self.joint_names)), self.config.command_latency, backlash)
         joint_ids = [self.model.joint(name).id for name in self.joint_names]
         self._qpos = np.array([self.model.jnt_qposadr[j] for j in joint_ids])
         self._qvel = np.array([self.model.jnt_dofadr[j] for j in joint_ids])
@@ -218,6 +275,9 @@ class MujocoRobot:
         mujoco.mj_resetData(self.model, self.data)
         self.data.qpos[self._qpos] = positions
         self.data.ctrl[:] = positions
+        self.commands.reset(positions)
+        self.imu_samples.clear()
+        self._steps = 0
         if self.config.floating_base and base is not None:
             self.data.qpos[:7] = base
         elif self.config.floating_base:
@@ -246,11 +306,27 @@ class MujocoRobot:
             the names that are not actuated joints of this robot (their commands are ignored).
         """
         unknown = [name for name in names if name not in self._index]
+        targets = self.commands.sent.copy()
         for name, position in zip(names, positions):
             i = self._index.get(name)
             if i is not None and math.isfinite(position):
-                self.data.ctrl[i] = min(max(position, self.lower[i]), self.upper[i])
+                targets[i] = min(max(position, self.lower[i]), self.upper[i])
+        self.commands.send(self.time, targets)
+        if not self.commands.every_step:
+            self.data.ctrl[:] = targets
         return unknown
+
+    def set_torque(self, enabled: bool) -> None:
+        """Servos on (as built) or off: no actuator force at all (the joints' friction, damping
+        and armature stay, as a switched-off servo's gears and motor do)."""
+        gains, biases = self._gains
+        self.model.actuator_gainprm[:] = gains if enabled else 0.0
+        self.model.actuator_biasprm[:] = biases if enabled else 0.0
+
+    @property
+    def torque_enabled(self) -> bool:
+        """Whether the servos are on (:meth:`set_torque`)."""
+        return bool(np.any(self.model.actuator_gainprm[:, 0] != 0.0)) or self.model.nu == 0
 
     def step(self, count: int = 1) -> None:
         """Advance the physics by ``count`` time steps, checking the run every CHECK_STEPS.
@@ -262,14 +338,32 @@ class MujocoRobot:
             f"try a smaller timestep (now {self.config.timestep:g} s) or a larger "
             f"saturation_error (now {self.config.saturation_error:g} rad)"
         )
+        since = self.time
         while count > 0:
-            chunk, since = min(count, CHECK_STEPS), self.time
+            chunk = 1 if self.commands.every_step else min(count, self._steps_to_event())
+            if self.commands.every_step:
+                self.data.ctrl[:] = self.commands.control(self.time, self.data.qpos[self._qpos])
             mujoco.mj_step(self.model, self.data, nstep=chunk)
-            self.monitor.check(since, hint)
             count -= chunk
+            self._steps += chunk
+            if self._steps % CHECK_STEPS == 0 or count == 0:
+                self.monitor.check(since, hint)
+                since = self.time
+            if self._steps % self.imu_steps == 0:  # MuJoCo's sensors read the state before the last step
+                self.imu_samples.append(ImuSample(self.time - self.config.timestep, *self.imu()))
+
+    def _steps_to_event(self) -> int:
+        """Physics steps to the next stability check or IMU sample."""
+        return min(CHECK_STEPS - self._steps % CHECK_STEPS, self.imu_steps - self._steps % self.imu_steps)
+
+    def take_imu_samples(self) -> list[ImuSample]:
+        """The IMU samples taken since the last call, oldest first (and forget them)."""
+        samples = list(self.imu_samples)
+        self.imu_samples.clear()
+        return samples
 
     def imu(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The root link's IMU: orientation (4,) quaternion (w, x, y, z) in the world, angular
+        """The IMU (in :attr:`imu_frame`) now: orientation (4,) quaternion (w, x, y, z) in the world, angular
         velocity (3,) [rad/s] and specific force (3,) [m/s^2] (gravity reaction included: +9.81 up
         at rest), both in the root link's frame."""
         return (
@@ -301,3 +395,13 @@ def _geom_lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> flo
     signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
     corners = centre + (offset + signs * half) @ rotation.T
     return float(corners[:, 2].min())
+
+
+def _actuated_joints(description: RobotDescription) -> list[str]:
+    """The URDF's movable joints (revolute, continuous, prismatic): those that get a servo."""
+    robot = robot_element(description.xml)
+    return [
+        j.get("name")
+        for j in robot.findall("joint")
+        if j.get("type") in ("revolute", "continuous", "prismatic")
+    ]

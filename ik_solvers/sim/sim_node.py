@@ -4,9 +4,13 @@ Subscribes ``joint_commands`` (sensor_msgs/JointState: names and positions [rad]
 ``/joint_states`` (position [rad], velocity [rad/s], effort [N m]) at ``publish_rate`` [Hz].
 With a floating base it also publishes, at the same rate, the torso's (root link's) pose on
 ``~/base_pose`` (geometry_msgs/PoseStamped in ``odom_frame``, the simulator's world: ground truth,
-what a robot's odometry estimates) and its IMU on ``~/imu`` (sensor_msgs/Imu in the root link's
-frame: orientation in ``odom_frame``, angular velocity [rad/s] and specific force [m/s^2, +9.81 up
-at rest]; covariances unknown, all 0). A run that goes unstable stops the node with the reason
+what a robot's odometry estimates) and its IMU on ``~/imu`` (sensor_msgs/Imu in the IMU's link
+frame, the maker's IMU link or the torso: orientation in ``odom_frame``, angular velocity [rad/s]
+and specific force [m/s^2, +9.81 up at rest]) at ``imu.rate`` [Hz] of simulated time, every
+sample taken (several per message burst when the rate is above ``publish_rate``), with the noise
+and bias of ``imu.*`` (:class:`~ik_solvers.sim.imu.ImuConfig`; off by default; covariances are
+the noise variances, all 0 without noise: unknown). Service ``~/set_torque``
+(std_srvs/SetBool, as servo_bridge's): false turns every servo off (no actuator force), true on. A run that goes unstable stops the node with the reason
 (:class:`~ik_solvers.sim.stability.UnstableSimulation`), exit status 1. The simulated time is
 published on ``/clock`` (rosgraph_msgs/Clock, starting at 0) so that nodes run with
 ``use_sim_time:=true`` follow it; the achieved real-time factor (simulated time over wall time)
@@ -33,8 +37,9 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
-``lock_step_timeout`` [s] (0.2); see
-:class:`ik_solvers.sim.mujoco_robot.ServoConfig`.
+``lock_step_timeout`` [s] (0.2), ``servo_model`` (``ideal``, a servo model or a YAML file of
+them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
+see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
 
 from __future__ import annotations
@@ -45,11 +50,13 @@ import time
 
 import numpy as np
 from geometry_msgs.msg import PoseStamped
+from rclpy.duration import Duration
 from rclpy.node import Node
 from rclpy.time import Time
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import Float64
+from std_srvs.srv import SetBool
 
 from ik_solvers.control.statistics import shortened
 from ik_solvers.model import RobotModel
@@ -57,6 +64,8 @@ from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.executable import run_node
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule, field_rules
+from ik_solvers.sensors.attitude import AttitudeFilter
+from ik_solvers.sim.imu import ImuConfig, ImuSample, NoisyImu
 from ik_solvers.sim.lock_step import LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
@@ -91,15 +100,19 @@ SERVO_PARAMETERS = (
     "floating_base",
     "base_height",
     "timestep",
+    "servo_model",
+    "command_latency",
 )
 WARNING_THROTTLE = 5.0  # [s] between two warnings of a kind while commands keep repeating them
 MAX_WARNING = 2000  # [characters] of a warning that echoes joint names
 
 
 def parameter_rules() -> dict[str, Rule]:
-    """Every parameter of sim_node: its own and the :class:`ServoConfig` fields it sets."""
+    """Every parameter of sim_node: its own, the :class:`ServoConfig` fields it sets and
+    ``imu.<field>`` of :class:`ImuConfig`."""
     servo = field_rules(ServoConfig)
-    return {**NODE_RULES, **{name: servo[name] for name in SERVO_PARAMETERS}}
+    imu = {f"imu.{name}": rule for name, rule in field_rules(ImuConfig).items()}
+    return {**NODE_RULES, **{name: servo[name] for name in SERVO_PARAMETERS}, **imu}
 
 
 class SimNode(Node):
@@ -115,18 +128,22 @@ class SimNode(Node):
         description = declare_robot_description(self)
         rate = self.parameters["publish_rate"]
         config = ServoConfig(**{name: self.parameters[name] for name in SERVO_PARAMETERS})
+        imu = ImuConfig(**{name: self.parameters[f"imu.{name}"] for name in field_rules(ImuConfig)})
         self.report_period = self.parameters["report_period"]
         self.odom_frame = self.parameters["odom_frame"]
-        self.root_link = RobotModel.from_urdf_string(description.xml).root  # first: the parser's reason
-        self.robot = MujocoRobot(description, config)
+        RobotModel.from_urdf_string(description.xml)  # first: the parser's reason for a broken URDF
+        self.robot = MujocoRobot(description, config, imu)
+        self.imu = NoisyImu(imu)
+        self.attitude = AttitudeFilter(imu.rate) if imu.orientation == "fused" else None
         self.state_publisher = self.create_publisher(JointState, "/joint_states", 10)
         self.rtf_publisher = self.create_publisher(Float64, "~/real_time_factor", 10)
         self.base_publisher = self.imu_publisher = None
         if config.floating_base:
             self.base_publisher = self.create_publisher(PoseStamped, "~/base_pose", 10)
-            self.imu_publisher = self.create_publisher(Imu, "~/imu", 10)
+            self.imu_publisher = self.create_publisher(Imu, "~/imu", 50)
         self.clock_publisher = self.create_publisher(Clock, "/clock", 10)
         self.create_subscription(JointState, "joint_commands", self.on_command, 10)
+        self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
         self.clock_wall = -math.inf  # [s] wall time of the last /clock message
         self.report_sim = 0.0
@@ -156,6 +173,13 @@ class SimNode(Node):
             f"at most real time, {timeout:g} s wait without one"
         )
         return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start)
+
+    def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
+        """Servos on (``data`` true) or off: off, no actuator force (a fall, an emergency)."""
+        self.robot.set_torque(request.data)
+        response.success, response.message = True, f"torque {'on' if request.data else 'off'}"
+        self.get_logger().info(f"servos {response.message} (service)")
+        return response
 
     def on_command(self, message: JointState) -> None:
         """Apply the commanded positions of known joints; refuse the rest with a warning."""
@@ -245,7 +269,23 @@ class SimNode(Node):
         if self.base_publisher is not None:
             stamp = message.header.stamp
             self.base_publisher.publish(_base_pose(self.robot.base_pose(), self.odom_frame, stamp))
-            self.imu_publisher.publish(_imu(*self.robot.imu(), self.root_link, stamp))
+            self.publish_imu(simulated)
+        else:
+            self.robot.take_imu_samples()  # fixed base: no IMU published
+
+    def publish_imu(self, simulated: Time) -> None:
+        """Publish every IMU sample taken since the last call, as the sensor reads it; stamped
+        with its simulated time (lock-step) or the node's clock shifted by the sample's age."""
+        now = self.get_clock().now()
+        for sample in self.robot.take_imu_samples():
+            measured = self.imu.measure(sample)
+            if self.attitude is not None:
+                measured = measured._replace(
+                    orientation=self.attitude.update(measured.gyro, measured.accelerometer)
+                )
+            age = Duration(nanoseconds=round((self.robot.time - sample.time) * 1e9))
+            stamp = Time(nanoseconds=round(sample.time * 1e9)) if self.gate is not None else now - age
+            self.imu_publisher.publish(_imu(measured, self.imu.config, self.robot.imu_frame, stamp.to_msg()))
 
     def report(self, now: float) -> None:
         """Log and publish simulated time over wall time since the last report."""
@@ -266,15 +306,24 @@ def _base_pose(pose: np.ndarray, frame: str, stamp) -> PoseStamped:
     return message
 
 
-def _imu(orientation: np.ndarray, gyro: np.ndarray, accelerometer: np.ndarray, frame: str, stamp) -> Imu:
-    """sensor_msgs/Imu from the simulator's (w, x, y, z) orientation, gyro and accelerometer."""
+def _imu(sample: ImuSample, config: ImuConfig, frame: str, stamp) -> Imu:
+    """sensor_msgs/Imu of a sample: (w, x, y, z) orientation (none: covariance[0] = -1, as the
+    message defines), gyro and accelerometer; covariances the noise variances (0: unknown)."""
     message = Imu()
     message.header.frame_id, message.header.stamp = frame, stamp
     o = message.orientation
-    o.w, o.x, o.y, o.z = (float(v) for v in orientation)
+    if config.orientation == "none":
+        message.orientation_covariance[0] = -1.0
+    else:
+        o.w, o.x, o.y, o.z = (float(v) for v in sample.orientation)
     w, a = message.angular_velocity, message.linear_acceleration
-    w.x, w.y, w.z = (float(v) for v in gyro)
-    a.x, a.y, a.z = (float(v) for v in accelerometer)
+    w.x, w.y, w.z = (float(v) for v in sample.gyro)
+    a.x, a.y, a.z = (float(v) for v in sample.accelerometer)
+    for covariance, sigma in (
+        (message.angular_velocity_covariance, config.gyro_noise),
+        (message.linear_acceleration_covariance, config.accel_noise),
+    ):
+        covariance[0] = covariance[4] = covariance[8] = sigma * sigma
     return message
 
 

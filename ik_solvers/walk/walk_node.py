@@ -9,6 +9,10 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
   interface solves,
 - ``~/zmp`` (geometry_msgs/PointStamped): the planned ZMP (the reference the CoM follows).
 
+Falls (``fall.enabled``, :mod:`ik_solvers.walk.fall_guard`): it watches ``imu_topic`` (sensor_msgs/Imu);
+on a fall it stops the walk, commands a protective crouch, turns the servos off through
+``fall.torque_service`` and reports on ``~/fall`` (std_msgs/Bool) and ``/diagnostics``.
+
 The pattern generator is :class:`ik_solvers.whole_body.WalkingPatternGenerator` (ZMP preview
 control, Kajita et al. 2003). The robot stands in double support at start-up, soles at the
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
@@ -32,6 +36,7 @@ orientation required: roll and pitch, and the gyro) and ``joint_states_topic``
 Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
 :mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
 (``odom``), ``cmd_vel_timeout`` [s], ``imu_topic``, ``joint_states_topic``, ``sensor_timeout`` [s],
+``fall.<name>`` (:func:`~ik_solvers.walk.fall_guard.fall_rules`),
 ``walk.<name>`` for every field of
 :class:`~ik_solvers.whole_body.WalkConfig` (``config/walk.yaml`` lists them). Types and ranges:
 :func:`parameter_rules` (docs/node.md has the table); ``world_frame`` and ``cmd_vel_timeout``
@@ -41,6 +46,7 @@ change at run time, the others are read at start-up only (a running node refuses
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from geometry_msgs.msg import PointStamped, Twist
 from rclpy.node import Node
@@ -53,6 +59,7 @@ from ik_solvers.node.executable import run_node
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule
 from ik_solvers.walk.balance_inputs import BalanceInputs
+from ik_solvers.walk.fall_guard import FallGuard, fall_rules
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
 from ik_solvers.whole_body.stabiliser import Stabiliser
@@ -66,7 +73,7 @@ NODE_RULES = {
     "world_frame": Rule("odom", "frame of the whole-body targets", non_empty=True),
     "cmd_vel_timeout": Rule(0.5, "a cmd_vel older than this counts as zero; 0: never", "s", 0.0, 3600.0),
     "imu_topic": Rule(
-        "/sim_node/imu", "sensor_msgs/Imu the stabiliser reads", non_empty=True, start_up_only=True
+        "imu", "sensor_msgs/Imu the stabiliser and the fall guard read", non_empty=True, start_up_only=True
     ),
     "joint_states_topic": Rule(
         "/joint_states", "sensor_msgs/JointState the stabiliser reads", non_empty=True, start_up_only=True
@@ -77,7 +84,8 @@ NODE_RULES = {
 
 def parameter_rules() -> dict[str, Rule]:
     """Every parameter of walk_node: its own and ``walk.<field>`` of :class:`WalkConfig`."""
-    return {**NODE_RULES, **{f"walk.{name}": rule for name, rule in WalkConfig.rules().items()}}
+    walk = {f"walk.{name}": rule for name, rule in WalkConfig.rules().items()}
+    return {**NODE_RULES, **fall_rules(), **walk}
 
 
 class WalkNode(Node):
@@ -113,9 +121,17 @@ class WalkNode(Node):
                 10,
             )
         self.command_time: float | None = None  # [s] of the latest cmd_vel; None: none in force
+        self.latest_tick = None  # the generator's latest tick (published)
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
         self.create_subscription(Twist, "cmd_vel", self.on_cmd_vel, 10)
+        self.protective_tick = None  # after a fall: the crouch commanded every period
+        self.fall_guard = None
+        if self.parameters["fall.enabled"]:
+            fall = {name: self.parameters[name] for name in fall_rules()}
+            self.fall_guard = FallGuard(
+                self, self.parameters["imu_topic"], self.generator.geometry.com_height, fall, self.on_fall
+            )
         self.start = node_seconds(self)
         self.create_timer(self.config.dt, self.on_tick)
         self.parameters.on_change(self.apply_parameters)
@@ -141,9 +157,20 @@ class WalkNode(Node):
         self.generator.set_command(*command)
         self.command_time = node_seconds(self)
 
+    def on_fall(self, reason: str) -> None:
+        """A fall: stop walking; from now on command the protective crouch (the latest tick's soles,
+        the torso lowered to ``fall.crouch`` of its height), every period, as lock-step needs."""
+        self.generator.set_command(0.0, 0.0, 0.0)
+        tick = self.latest_tick or self.generator.step()
+        self.protective_tick = replace(tick, torso_height=tick.torso_height * self.parameters["fall.crouch"])
+
     def on_tick(self) -> None:
-        """Advance the generator to the node's clock; publish the latest tick's targets."""
+        """Advance the generator to the node's clock; publish the latest tick's targets (after a
+        fall: the protective crouch)."""
         now = node_seconds(self)
+        if self.protective_tick is not None:
+            self.publish_targets(self.protective_tick)
+            return
         # a simulated clock reads 0 until the first /clock: a cmd_vel then is as current as any
         if self.command_time is not None and self.timeout > 0.0 and now - self.command_time > self.timeout:
             self.generator.stop()  # as of the last tick, no later than the timeout: see the module docstring
@@ -157,8 +184,13 @@ class WalkNode(Node):
             due = MAX_CATCH_UP
         for _ in range(due):
             tick = self.generator.step()
+        self.latest_tick = tick
+        self.publish_targets(tick, self._correction(tick, now))
+
+    def publish_targets(self, tick, correction=None) -> None:
+        """The whole-body target (corrected by the stabiliser's ``correction``, when given) and the
+        planned ZMP of ``tick``, stamped now."""
         stamp = self.get_clock().now().to_msg()
-        correction = self._correction(tick, now)
         self.target_publisher.publish(whole_body_target(tick, self.world_frame, stamp, correction))
         self.zmp_publisher.publish(point_stamped(tick.zmp_reference, self.world_frame, stamp))
 
