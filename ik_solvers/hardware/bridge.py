@@ -40,6 +40,13 @@ from ik_solvers.hardware.follow_monitor import FollowMonitor
 # slow answer is worth waiting for: on a loaded machine two answers in a row came too late); a
 # servo is missing after this many unanswered pings.
 SETUP_ATTEMPTS = 5
+# Extra wait for the answer [s] per attempt of such a transaction: a servo that answers only late
+# (a loaded machine: an emulated servo not scheduled, the bridge itself preempted) is waited for
+# rather than declared missing; at most SETUP_PATIENCE [s] of it per check of the servos, torque
+# switch or reopened port, so that a bus with no servo powered is refused in seconds, not minutes.
+SETUP_MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
+SETUP_PATIENCE = 3.0
+SILENT_READS = 3  # unanswered reads in a row after which a cycle stops reading servos one by one
 REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
 
 
@@ -80,6 +87,7 @@ class ServoBridge:
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
         self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
+        self.patience = SETUP_PATIENCE  # [s] of extra answer wait left to the start-up's retries
 
     # -- start-up and shutdown --------------------------------------------------------------
     def start(self, now: float) -> None:
@@ -93,6 +101,7 @@ class ServoBridge:
         except BusError as error:
             raise StartupError(str(error)) from None
         self.health.port_open = True
+        self.patience = SETUP_PATIENCE
         problems = self._check_servos()
         if problems:
             self.bus.close()
@@ -121,16 +130,22 @@ class ServoBridge:
         return problems
 
     def _retried(self, call):
-        """``call()`` tried up to SETUP_ATTEMPTS times; a failure other than a lost port is recorded
-        and retried after clearing the input; the last one is raised."""
-        for attempt in range(SETUP_ATTEMPTS):
-            try:
-                return call()
-            except BusError as error:
-                if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
-                    raise
-                self.health.record_error(error.kind, str(error), error.servo_id)
-                self.bus.clear_input()
+        """``call()`` tried up to SETUP_ATTEMPTS times, each waiting SETUP_MARGINS longer for its
+        answer (within what is left of SETUP_PATIENCE); a failure other than a lost port is
+        recorded and retried after clearing the input; the last one is raised."""
+        try:
+            for attempt, margin in enumerate(SETUP_MARGINS[:SETUP_ATTEMPTS]):
+                self.bus.answer_margin = min(margin, self.patience)
+                try:
+                    return call()
+                except BusError as error:
+                    if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
+                        raise
+                    self.patience -= self.bus.answer_margin
+                    self.health.record_error(error.kind, str(error), error.servo_id)
+                    self.bus.clear_input()
+        finally:
+            self.bus.answer_margin = 0.0
         raise AssertionError("unreachable")
 
     def _bring_up(self, now: float, torque: bool) -> None:
@@ -171,6 +186,7 @@ class ServoBridge:
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
+        self.patience = SETUP_PATIENCE
         if on:
             self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
@@ -226,13 +242,24 @@ class ServoBridge:
 
     # -- the cycle ----------------------------------------------------------------------------
     def cycle(self, now: float) -> JointReading | None:
-        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered."""
+        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered.
+
+        A cycle later than ``stall_time`` after the one before, and a stretch of cycles in which no
+        servo answered for longer than that, are recorded (and queued as events) in the health."""
+        gap = None if self.last_cycle is None else now - self.last_cycle
+        self.last_cycle = now
+        if gap is not None and gap > self.config.stall_time:
+            self.health.record_late_cycle(gap)
+        reading = self._write_and_read(now, 1.0 / self.config.rate_hz if gap is None else min(gap, 0.1))
+        self.health.record_reading(now, reading is not None, self.config.stall_time)
+        return reading
+
+    def _write_and_read(self, now: float, dt: float) -> JointReading | None:
+        """Write the goals one step of ``dt`` [s] on, read the states (reopen a lost port first)."""
         if not self.health.port_open:
             self._try_reopen(now)
             self.health.record_cycle(now, False)
             return None
-        dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
-        self.last_cycle = now
         try:
             if self._silent_too_long():
                 self._arm_watchdog()  # the servos may stop before the next write arrives
@@ -313,16 +340,23 @@ class ServoBridge:
         return states
 
     def _read_one_by_one(self) -> dict[int, ServoState]:
-        """Each servo's state with its own Read; failures are recorded against the servo."""
-        states = {}
+        """Each servo's state with its own Read; failures are recorded against the servo. After
+        SILENT_READS unanswered reads in a row the bus is taken as silent (nothing answers, or the
+        machine is starving the servos' emulation) and the rest wait for the next cycle: a cycle
+        never waits out one timeout per servo."""
+        states, silent = {}, 0
         for servo_id in self.ids:
             try:
                 states[servo_id] = self.bus.read_state(servo_id)
+                silent = 0
             except BusError as error:
                 if error.kind == "port":
                     raise
                 self.health.record_error(error.kind, str(error), servo_id)
                 self.bus.clear_input()
+                silent = silent + 1 if error.kind == "timeout" else 0
+                if silent == SILENT_READS:
+                    break
         return states
 
     def _record_answers(self, states: dict[int, ServoState]) -> None:
@@ -357,6 +391,11 @@ class ServoBridge:
     def _lost(self, error: BusError, now: float) -> None:
         self.health.record_error(error.kind, str(error), error.servo_id)
         self.health.record_cycle(now, False)
+        if error.kind != "port":
+            try:  # late bytes, or an SDK left busy by the failed transaction, must not fail the next
+                self.bus.clear_input()
+            except BusError as failure:
+                error = failure
         if error.kind == "port":
             self.bus.close()
             self.health.port_open = False
@@ -373,6 +412,7 @@ class ServoBridge:
         if now < self.next_reopen:
             return
         self.next_reopen = now + self.config.reopen_interval
+        self.patience = SETUP_PATIENCE
         try:
             self.bus.open()
             self._bring_up(now, torque=self.torque_on)

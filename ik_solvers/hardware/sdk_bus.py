@@ -9,6 +9,7 @@ them; the subclasses add the protocol's own state read. This module imports with
 from __future__ import annotations
 
 import contextlib
+import functools
 import termios
 from types import ModuleType
 
@@ -24,13 +25,15 @@ PORT_ERRORS = (OSError, termios.error, serial.SerialException)
 READ_BLOCK_S = 0.002  # longest a single serial read of the SDK's receive loop blocks [s]
 
 
-def _port_handler(sdk: ModuleType, port: str, latency_timer_ms: float):
-    """The SDK's PortHandler whose packet timeouts use ``latency_timer_ms`` instead of 16 ms."""
+def _port_handler(sdk: ModuleType, port: str, bus: SdkBus):
+    """The SDK's PortHandler whose packet timeouts use ``bus.latency_timer_ms`` instead of 16 ms,
+    plus ``bus.answer_margin`` [s] (read at each packet, so that a caller can wait longer for a while)."""
 
     class PortHandler(sdk.PortHandler):
-        def setPacketTimeout(self, packet_length):  # the SDK's method name
+        def setPacketTimeout(self, packet_length):  # the SDK's method name [ms]
             self.packet_start_time = self.getCurrentTime()
-            self.packet_timeout = self.tx_time_per_byte * packet_length + 2.0 * latency_timer_ms + 2.0
+            wait = 2.0 * bus.latency_timer_ms + 2.0 + 1e3 * bus.answer_margin
+            self.packet_timeout = self.tx_time_per_byte * packet_length + wait
 
     return PortHandler(port)
 
@@ -60,13 +63,14 @@ class SdkBus:
         self.port_name = port
         self.baud_rate = baud_rate
         self.latency_timer_ms = latency_timer_ms
+        self.answer_margin = 0.0  # [s] added to every packet timeout (see ServoBus.answer_margin)
         self.port = None
 
     # -- port ---------------------------------------------------------------------------------
     def open(self) -> None:
         """Open the port (a fresh PortHandler, so that a lost port is reopened cleanly)."""
         self.close()
-        port = _port_handler(self.sdk, self.port_name, self.latency_timer_ms)
+        port = _port_handler(self.sdk, self.port_name, self)
         port.baudrate = self.baud_rate
         try:
             opened = port.openPort()
@@ -160,20 +164,29 @@ class SdkBus:
         self._check(result, error, servo_id, "read state")
         return self.decode_state(bytes(data), error & self.hardware_error_mask)
 
-    @property
+    @functools.cached_property
     def state_address(self) -> int:
         """First address of the state block (present load, velocity and position, in either order)."""
         return min(self.model.address(r) for r in _STATE_REGISTERS)
 
-    @property
+    @functools.cached_property
     def state_length(self) -> int:
         """Bytes of the state block."""
         return max(self.model.address(r) + self.model.size(r) for r in _STATE_REGISTERS) - self.state_address
 
+    @functools.cached_property
+    def _state_fields(self) -> dict[str, slice]:
+        """Register -> where its bytes lie inside a state block (worked out once: every cycle decodes
+        every servo's block)."""
+        fields = {}
+        for register in _STATE_REGISTERS:
+            start = self.model.address(register) - self.state_address
+            fields[register] = slice(start, start + self.model.size(register))
+        return fields
+
     def state_field(self, data: bytes, register: str) -> int:
         """The unsigned value of ``register`` inside a state block's bytes."""
-        start = self.model.address(register) - self.state_address
-        return int.from_bytes(data[start : start + self.model.size(register)], "little")
+        return int.from_bytes(data[self._state_fields[register]], "little")
 
     # -- protocol specifics (subclasses) --------------------------------------------------------
     hardware_error_mask = 0xFF  # bits of a status packet's error byte that are hardware alarms

@@ -122,7 +122,7 @@ class ServoBridgeNode(Node):
         self.create_subscription(Float64MultiArray, "~/commands", self.on_array, LATEST_ONLY)
         self.create_subscription(JointTrajectory, "~/joint_trajectory", self.on_trajectory, LATEST_ONLY)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
-        self.condition = (True, ())
+        self.condition = (True, True, ())
         self.create_timer(1.0 / p["rate"], self.on_cycle)
         self.create_timer(DIAGNOSTICS_PERIOD, self.on_diagnostics)
 
@@ -169,7 +169,7 @@ class ServoBridgeNode(Node):
             self.log(event.key, event.level, event.text)
         self.log.flush()
         troubled = [s.servo_id for s in health.troubled() + health.not_following()]
-        condition = (health.port_open, tuple(troubled))
+        condition = (health.port_open, health.stalled_since is None, tuple(troubled))
         if condition != self.condition:
             self.condition = condition
             self.on_diagnostics()
