@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import termios
+import time
 from types import ModuleType
 
 import serial
@@ -23,6 +24,8 @@ SDK_LATENCY_TIMER_MS = 16.0  # what both SDKs assume for a USB serial adapter
 # What a serial port that vanished raises, depending on the call that meets it first
 PORT_ERRORS = (OSError, termios.error, serial.SerialException)
 READ_BLOCK_S = 0.002  # longest a single serial read of the SDK's receive loop blocks [s]
+QUIET_TIME = 0.003  # [s] without a byte after which late answers count as over (clear_input)
+CLEAR_TIME = 0.1  # [s] longest clear_input waits for the line to go quiet
 
 
 def _port_handler(sdk: ModuleType, port: str, bus: SdkBus):
@@ -93,10 +96,26 @@ class SdkBus:
         self.port = None
 
     def clear_input(self) -> None:
-        """Drop late bytes from the receive buffer and forget a transaction cut short (an
-        exception inside the SDK leaves its port marked busy)."""
-        self._guard(lambda: self.port.ser.reset_input_buffer())
+        """Drop late bytes from the receive buffer, also those still arriving (until the line has
+        been quiet for QUIET_TIME, at most CLEAR_TIME), and forget a transaction cut short (an
+        exception inside the SDK leaves its port marked busy).
+
+        A servo that answered late (on a loaded machine, an emulated servo not scheduled) may still
+        be sending the answers to every attempt that gave up on it: taken for the answer to the next
+        request, they would fail that one too.
+        """
+        self._guard(self._drain)
         self.port.is_using = False
+
+    def _drain(self) -> None:
+        serial_port = self.port.ser
+        serial_port.reset_input_buffer()
+        serial_port.timeout, end = QUIET_TIME, time.monotonic() + CLEAR_TIME
+        try:
+            while serial_port.read(4096) and time.monotonic() < end:
+                pass
+        finally:
+            serial_port.timeout = READ_BLOCK_S
 
     # -- single transactions ------------------------------------------------------------------
     def ping(self, servo_id: int) -> int:

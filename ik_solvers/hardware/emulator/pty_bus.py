@@ -11,7 +11,9 @@ Faults, set through :meth:`PtyBus.command` (the emulator's ``--control`` lines o
 flipped, so their CRC/checksum fails), ``missing ID`` (a servo stops answering), ``stall ID`` (a
 jammed joint: it answers and takes goals but does not move), ``restore ID`` (undoes both),
 ``error ID BITS`` (hardware error bits; 0 clears), ``vanish SECONDS`` (the pty closes
-and a new one appears after that time behind the same link path). ``state`` and ``stats`` report.
+and a new one appears after that time behind the same link path), ``freeze SECONDS`` (the servos
+read nothing and answer nothing for that time, then answer what waited, late: the emulator's
+process not scheduled on a loaded machine). ``state`` and ``stats`` report.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ COMMANDS = (
     "restore ID",
     "error ID BITS",
     "vanish S",
+    "freeze S",
     "state",
     "stats",
     "quit",
@@ -67,6 +70,7 @@ class PtyBus:
         self.drop_next = 0
         self.corrupt_next = 0
         self.reappear_at: float | None = None
+        self.frozen_until = 0.0  # [s] monotonic
         self.bus_free_at = 0.0
         self.master = self.slave = None
         self.device = ""
@@ -103,6 +107,7 @@ class PtyBus:
         end = None if stop_after is None else time.monotonic() + stop_after
         pending = b""
         while end is None or time.monotonic() < end:
+            time.sleep(max(0.0, self.frozen_until - time.monotonic()))
             self._reappear_when_due()
             fds = [fd for fd in (self.master, control) if fd is not None]
             ready, _, _ = select.select(fds, [], [], 0.05)
@@ -188,6 +193,8 @@ class PtyBus:
             self.bus.servos[int(args[0])].stalled = False
         elif name == "error":
             self.bus.servos[int(args[0])].hardware_error = int(args[1])
+        elif name == "freeze":
+            self.frozen_until = time.monotonic() + args[0]
         elif name == "vanish":
             self.close()
             self.reappear_at = time.monotonic() + args[0]
