@@ -35,17 +35,8 @@ from ik_solvers.hardware.control_tables import (
     hardware_error_text,
 )
 from ik_solvers.hardware.follow_monitor import FollowMonitor
+from ik_solvers.hardware.setup_retries import SetupRetries
 
-# Attempts of each transaction of the start-up and of a torque switch (nothing moves yet, so a
-# slow answer is worth waiting for: on a loaded machine two answers in a row came too late); a
-# servo is missing after this many unanswered pings.
-SETUP_ATTEMPTS = 5
-# Extra wait for the answer [s] per attempt of such a transaction: a servo that answers only late
-# (a loaded machine: an emulated servo not scheduled, the bridge itself preempted) is waited for
-# rather than declared missing; at most SETUP_PATIENCE [s] of it per check of the servos, torque
-# switch or reopened port, so that a bus with no servo powered is refused in seconds, not minutes.
-SETUP_MARGINS = (0.0, 0.05, 0.1, 0.2, 0.4)
-SETUP_PATIENCE = 3.0
 SILENT_READS = 3  # unanswered reads in a row after which a cycle stops reading servos one by one
 REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
 
@@ -87,7 +78,7 @@ class ServoBridge:
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
         self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
-        self.patience = SETUP_PATIENCE  # [s] of extra answer wait left to the start-up's retries
+        self.retried = SetupRetries(bus, self.health)
 
     # -- start-up and shutdown --------------------------------------------------------------
     def start(self, now: float) -> None:
@@ -101,7 +92,7 @@ class ServoBridge:
         except BusError as error:
             raise StartupError(str(error)) from None
         self.health.port_open = True
-        self.patience = SETUP_PATIENCE
+        self.retried.renew()
         problems = self._check_servos()
         if problems:
             self.bus.close()
@@ -118,7 +109,7 @@ class ServoBridge:
         for joint in self.joints:
             name = f"{joint.joint} (id {joint.servo_id})"
             try:
-                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i))
+                model_number = self.retried(lambda i=joint.servo_id: self.bus.ping(i))
             except BusError as error:
                 problems.append(f"{name}: no answer ({error})")
                 continue
@@ -129,33 +120,14 @@ class ServoBridge:
                 )
         return problems
 
-    def _retried(self, call):
-        """``call()`` tried up to SETUP_ATTEMPTS times, each waiting SETUP_MARGINS longer for its
-        answer (within what is left of SETUP_PATIENCE); a failure other than a lost port is
-        recorded and retried after clearing the input; the last one is raised."""
-        try:
-            for attempt, margin in enumerate(SETUP_MARGINS[:SETUP_ATTEMPTS]):
-                self.bus.answer_margin = min(margin, self.patience)
-                try:
-                    return call()
-                except BusError as error:
-                    if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
-                        raise
-                    self.patience -= self.bus.answer_margin
-                    self.health.record_error(error.kind, str(error), error.servo_id)
-                    self.bus.clear_input()
-        finally:
-            self.bus.answer_margin = 0.0
-        raise AssertionError("unreachable")
-
     def _bring_up(self, now: float, torque: bool) -> None:
         """Read present positions and hold there; with the bus watchdog off, set the velocity limits
         and enable torque servo by servo; then arm the watchdog of all servos at once."""
-        self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+        self._take_present(self.retried(lambda: self.bus.read_states(self.ids)))
         self._write_watchdog(0)  # no servo expires while the others get their writes; clears an expiry
         for joint, limit in zip(self.joints, self.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
-            self._retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
+            self.retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
@@ -186,12 +158,12 @@ class ServoBridge:
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
-        self.patience = SETUP_PATIENCE
+        self.retried.renew()
         if on:
-            self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+            self._take_present(self.retried(lambda: self.bus.read_states(self.ids)))
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         for servo_id in self.ids:
-            self._retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
+            self.retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
         self.torque_on = on
         self.monitor.reset()
 
@@ -412,7 +384,7 @@ class ServoBridge:
         if now < self.next_reopen:
             return
         self.next_reopen = now + self.config.reopen_interval
-        self.patience = SETUP_PATIENCE
+        self.retried.renew()
         try:
             self.bus.open()
             self._bring_up(now, torque=self.torque_on)

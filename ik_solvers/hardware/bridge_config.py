@@ -23,7 +23,7 @@ class BridgeConfig:
             watchdog; 0 = off).
         reopen_interval: time between attempts to reopen a lost port.
         retries: extra attempts of a cycle's failed group read before the servos are read one by one
-            (start-up transactions get ``bridge.SETUP_ATTEMPTS``).
+            (start-up transactions: :mod:`ik_solvers.hardware.setup_retries`).
         torque_off_on_shutdown: disable torque when the bridge stops.
         follow: when a servo counts as not following its goal.
         stall_time: no servo answering (no joint_states) or no cycle for longer than this is
