@@ -214,10 +214,8 @@ class ServoBridge:
 
     # -- the cycle ----------------------------------------------------------------------------
     def cycle(self, now: float) -> JointReading | None:
-        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered.
-
-        A cycle later than ``stall_time`` after the one before, and a stretch of cycles in which no
-        servo answered for longer than that, are recorded (and queued as events) in the health."""
+        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered. A
+        cycle ``stall_time`` late, and no servo answering for longer, are recorded in the health."""
         gap = None if self.last_cycle is None else now - self.last_cycle
         self.last_cycle = now
         if gap is not None and gap > self.config.stall_time:
@@ -254,11 +252,14 @@ class ServoBridge:
         return self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
 
     def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
-        """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog."""
+        """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog,
+        reading at most one per cycle (a re-arm serves all; many stop at once when the bridge was
+        not scheduled, and a read each would hold the cycle up)."""
         if not self.torque_on:
             return
         present = np.array([self._angle(j, states) for j in self.joints])
         stuck = self.monitor.update(now, goals, present)
+        checked = False
         for k, joint in enumerate(self.joints):
             problem = ""
             if stuck[k]:
@@ -269,7 +270,8 @@ class ServoBridge:
                 )
             newly = problem and not self.health.servos[joint.servo_id].not_following
             self.health.record_following(joint.servo_id, problem)
-            if newly and joint.servo_id in self.watchdog_ids:
+            if newly and not checked and joint.servo_id in self.watchdog_ids:
+                checked = True
                 self._rearm_if_expired(joint.servo_id)
 
     @staticmethod
