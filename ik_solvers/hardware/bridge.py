@@ -168,15 +168,17 @@ class ServoBridge:
         self.monitor.reset()
 
     def shutdown(self) -> None:
-        """Disable torque (when configured) and close the port; bus errors are ignored here."""
+        """Disable torque (when configured; each write retried as at start-up, a late answer is
+        no reason to leave a servo powered) and close the port; bus errors are ignored here."""
         if self.config.torque_off_on_shutdown and self.health.port_open:
             try:
                 self.bus.clear_input()  # the bridge may have been stopped inside a transaction
             except BusError as error:
                 self.health.record_error(error.kind, str(error), None)
+            self.retried.renew()
             for servo_id in self.ids:
                 try:
-                    self.bus.write_register(servo_id, "torque_enable", 0)
+                    self.retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", 0))
                 except BusError as error:
                     self.health.record_error(error.kind, str(error), error.servo_id)
             self.torque_on = False
