@@ -70,6 +70,8 @@ class SimLink:
         """The servos' goals as joint angles, once every servo has been given one and at most at
         GOAL_RATE."""
         now = time.monotonic()
+        if not rclpy.ok():  # stopping: SIGINT shut the context down before the bus loop ended
+            return
         if len(self.goals) == len(self.names) and now - self.published_at >= 1.0 / GOAL_RATE:
             self.published_at = now
             self.publisher.publish(JointState(name=self.names, position=[self.goals[n] for n in self.names]))
