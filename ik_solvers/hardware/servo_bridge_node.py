@@ -66,6 +66,7 @@ def declare(node: Node) -> dict:
         "torque_off_on_shutdown": BridgeConfig.torque_off_on_shutdown,
         "follow_tolerance": FollowLimits.tolerance,  # [rad], 0 = no check
         "follow_time": FollowLimits.time,  # [s]
+        "stall_time": BridgeConfig.stall_time,  # [s] no servo answering this long: reported
         "fast_sync_read": True,
         "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
@@ -88,6 +89,7 @@ class ServoBridgeNode(Node):
             bus_watchdog=p["bus_watchdog"],
             torque_off_on_shutdown=p["torque_off_on_shutdown"],
             follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
+            stall_time=p["stall_time"],
         )
         calibration = load_calibration(p["calibration"])
         model = RobotModel.from_urdf_string(p["robot_description"])
