@@ -20,6 +20,13 @@ from ik_solvers.resources import package_share_path
 PROTOCOLS = ("dynamixel", "feetech")
 PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
+# The SDKs wait 2 x the USB adapter's latency timer + 2 ms for an answer (34 ms at the adapters'
+# 16 ms). An emulated servo answers through a pseudo-terminal, with no adapter, but only once the
+# scheduler runs its process: on a loaded machine that is the latency that matters, and answers
+# 35-100 ms late were common. Each one taken for lost cost a timeout, a retry and a cycle.
+# With 50 ms the SDK waits ~102 ms: timeouts in a demo run beside a CPU-bound neighbour fell from
+# 69-113 to 12-32 (load 9-12; docs/hardware.md). A real adapter keeps the bridge's default.
+EMULATED_LATENCY_MS = 50.0
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +62,7 @@ def start(children: Children, protocol: str, output: Path) -> Path:
             raise TimeoutError(f"servo_bus_emulator did not open {port} within {PORT_TIMEOUT:g} s")
         time.sleep(0.05)
     parameters = {"calibration": calibration, "port": port, "stats_file": stats}
+    parameters["latency_timer_ms"] = EMULATED_LATENCY_MS
     children.start(
         "servo_bridge", "--ros-args", *[a for k, v in parameters.items() for a in ("-p", f"{k}:={v}")]
     )

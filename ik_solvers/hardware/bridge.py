@@ -35,11 +35,9 @@ from ik_solvers.hardware.control_tables import (
     hardware_error_text,
 )
 from ik_solvers.hardware.follow_monitor import FollowMonitor
+from ik_solvers.hardware.setup_retries import SetupRetries
 
-# Attempts of each transaction of the start-up and of a torque switch (nothing moves yet, so a
-# slow answer is worth waiting for: on a loaded machine two answers in a row came too late); a
-# servo is missing after this many unanswered pings.
-SETUP_ATTEMPTS = 5
+SILENT_READS = 3  # unanswered reads in a row after which a cycle stops reading servos one by one
 REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
 
 
@@ -80,6 +78,7 @@ class ServoBridge:
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
         self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
+        self.retried = SetupRetries(bus, self.health)
 
     # -- start-up and shutdown --------------------------------------------------------------
     def start(self, now: float) -> None:
@@ -93,6 +92,7 @@ class ServoBridge:
         except BusError as error:
             raise StartupError(str(error)) from None
         self.health.port_open = True
+        self.retried.renew()
         problems = self._check_servos()
         if problems:
             self.bus.close()
@@ -109,7 +109,7 @@ class ServoBridge:
         for joint in self.joints:
             name = f"{joint.joint} (id {joint.servo_id})"
             try:
-                model_number = self._retried(lambda i=joint.servo_id: self.bus.ping(i))
+                model_number = self.retried(lambda i=joint.servo_id: self.bus.ping(i))
             except BusError as error:
                 problems.append(f"{name}: no answer ({error})")
                 continue
@@ -120,27 +120,14 @@ class ServoBridge:
                 )
         return problems
 
-    def _retried(self, call):
-        """``call()`` tried up to SETUP_ATTEMPTS times; a failure other than a lost port is recorded
-        and retried after clearing the input; the last one is raised."""
-        for attempt in range(SETUP_ATTEMPTS):
-            try:
-                return call()
-            except BusError as error:
-                if error.kind == "port" or attempt == SETUP_ATTEMPTS - 1:
-                    raise
-                self.health.record_error(error.kind, str(error), error.servo_id)
-                self.bus.clear_input()
-        raise AssertionError("unreachable")
-
     def _bring_up(self, now: float, torque: bool) -> None:
         """Read present positions and hold there; with the bus watchdog off, set the velocity limits
         and enable torque servo by servo; then arm the watchdog of all servos at once."""
-        self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+        self._take_present(self.retried(lambda: self.bus.read_states(self.ids)))
         self._write_watchdog(0)  # no servo expires while the others get their writes; clears an expiry
         for joint, limit in zip(self.joints, self.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
-            self._retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
+            self.retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
@@ -171,24 +158,27 @@ class ServoBridge:
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
+        self.retried.renew()
         if on:
-            self._take_present(self._retried(lambda: self.bus.read_states(self.ids)))
+            self._take_present(self.retried(lambda: self.bus.read_states(self.ids)))
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         for servo_id in self.ids:
-            self._retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
+            self.retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", int(on)))
         self.torque_on = on
         self.monitor.reset()
 
     def shutdown(self) -> None:
-        """Disable torque (when configured) and close the port; bus errors are ignored here."""
+        """Disable torque (when configured; each write retried as at start-up, a late answer is
+        no reason to leave a servo powered) and close the port; bus errors are ignored here."""
         if self.config.torque_off_on_shutdown and self.health.port_open:
             try:
                 self.bus.clear_input()  # the bridge may have been stopped inside a transaction
             except BusError as error:
                 self.health.record_error(error.kind, str(error), None)
+            self.retried.renew()
             for servo_id in self.ids:
                 try:
-                    self.bus.write_register(servo_id, "torque_enable", 0)
+                    self.retried(lambda i=servo_id: self.bus.write_register(i, "torque_enable", 0))
                 except BusError as error:
                     self.health.record_error(error.kind, str(error), error.servo_id)
             self.torque_on = False
@@ -226,13 +216,22 @@ class ServoBridge:
 
     # -- the cycle ----------------------------------------------------------------------------
     def cycle(self, now: float) -> JointReading | None:
-        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered."""
+        """One write + read cycle at ``now`` [s]; the servos' state, or None when none answered. A
+        cycle ``stall_time`` late, and no servo answering for longer, are recorded in the health."""
+        gap = None if self.last_cycle is None else now - self.last_cycle
+        self.last_cycle = now
+        if gap is not None and gap > self.config.stall_time:
+            self.health.record_late_cycle(gap)
+        reading = self._write_and_read(now, 1.0 / self.config.rate_hz if gap is None else min(gap, 0.1))
+        self.health.record_reading(now, reading is not None, self.config.stall_time)
+        return reading
+
+    def _write_and_read(self, now: float, dt: float) -> JointReading | None:
+        """Write the goals one step of ``dt`` [s] on, read the states (reopen a lost port first)."""
         if not self.health.port_open:
             self._try_reopen(now)
             self.health.record_cycle(now, False)
             return None
-        dt = 1.0 / self.config.rate_hz if self.last_cycle is None else min(now - self.last_cycle, 0.1)
-        self.last_cycle = now
         try:
             if self._silent_too_long():
                 self._arm_watchdog()  # the servos may stop before the next write arrives
@@ -255,11 +254,14 @@ class ServoBridge:
         return self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
 
     def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
-        """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog."""
+        """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog,
+        reading at most one per cycle (a re-arm serves all; many stop at once when the bridge was
+        not scheduled, and a read each would hold the cycle up)."""
         if not self.torque_on:
             return
         present = np.array([self._angle(j, states) for j in self.joints])
         stuck = self.monitor.update(now, goals, present)
+        checked = False
         for k, joint in enumerate(self.joints):
             problem = ""
             if stuck[k]:
@@ -270,7 +272,8 @@ class ServoBridge:
                 )
             newly = problem and not self.health.servos[joint.servo_id].not_following
             self.health.record_following(joint.servo_id, problem)
-            if newly and joint.servo_id in self.watchdog_ids:
+            if newly and not checked and joint.servo_id in self.watchdog_ids:
+                checked = True
                 self._rearm_if_expired(joint.servo_id)
 
     @staticmethod
@@ -313,16 +316,23 @@ class ServoBridge:
         return states
 
     def _read_one_by_one(self) -> dict[int, ServoState]:
-        """Each servo's state with its own Read; failures are recorded against the servo."""
-        states = {}
+        """Each servo's state with its own Read; failures are recorded against the servo. After
+        SILENT_READS unanswered reads in a row the bus is taken as silent (nothing answers, or the
+        machine is starving the servos' emulation) and the rest wait for the next cycle: a cycle
+        never waits out one timeout per servo."""
+        states, silent = {}, 0
         for servo_id in self.ids:
             try:
                 states[servo_id] = self.bus.read_state(servo_id)
+                silent = 0
             except BusError as error:
                 if error.kind == "port":
                     raise
                 self.health.record_error(error.kind, str(error), servo_id)
                 self.bus.clear_input()
+                silent = silent + 1 if error.kind == "timeout" else 0
+                if silent == SILENT_READS:
+                    break
         return states
 
     def _record_answers(self, states: dict[int, ServoState]) -> None:
@@ -357,6 +367,11 @@ class ServoBridge:
     def _lost(self, error: BusError, now: float) -> None:
         self.health.record_error(error.kind, str(error), error.servo_id)
         self.health.record_cycle(now, False)
+        if error.kind != "port":
+            try:  # late bytes, or an SDK left busy by the failed transaction, must not fail the next
+                self.bus.clear_input()
+            except BusError as failure:
+                error = failure
         if error.kind == "port":
             self.bus.close()
             self.health.port_open = False
@@ -373,6 +388,7 @@ class ServoBridge:
         if now < self.next_reopen:
             return
         self.next_reopen = now + self.config.reopen_interval
+        self.retried.renew()
         try:
             self.bus.open()
             self._bring_up(now, torque=self.torque_on)

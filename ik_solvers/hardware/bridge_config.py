@@ -23,9 +23,11 @@ class BridgeConfig:
             watchdog; 0 = off).
         reopen_interval: time between attempts to reopen a lost port.
         retries: extra attempts of a cycle's failed group read before the servos are read one by one
-            (start-up transactions get ``bridge.SETUP_ATTEMPTS``).
+            (start-up transactions: :mod:`ik_solvers.hardware.setup_retries`).
         torque_off_on_shutdown: disable torque when the bridge stops.
         follow: when a servo counts as not following its goal.
+        stall_time: no servo answering (no joint_states) or no cycle for longer than this is
+            reported as a stall.
 
     Raises:
         ValueError: a setting out of its range, named, with the range accepted.
@@ -39,10 +41,12 @@ class BridgeConfig:
     retries: int = 1
     torque_off_on_shutdown: bool = True
     follow: FollowLimits = field(default_factory=FollowLimits)
+    stall_time: float = 0.5
 
     def __post_init__(self) -> None:
         positive = {"rate": self.rate_hz, "command_timeout": self.command_timeout}
         positive |= {"velocity_scale": self.velocity_scale, "follow_time": self.follow.time}
+        positive |= {"stall_time": self.stall_time}
         for name, value in positive.items():
             if not (math.isfinite(value) and value > 0.0):
                 raise ValueError(f"{name} must be a positive finite number, not {value!r}")

@@ -48,7 +48,13 @@ class ServoState:
 
 
 class ServoBus(Protocol):
-    """A serial bus of servos of one protocol. Every method raises :class:`BusError` on failure."""
+    """A serial bus of servos of one protocol. Every method raises :class:`BusError` on failure.
+
+    ``answer_margin`` [s] is added to the time a transaction waits for its answer (0 normally): a
+    caller that can afford to wait (the start-up, nothing moving yet) raises it for its retries.
+    """
+
+    answer_margin: float
 
     def open(self) -> None:
         """Open the serial port at the configured baud rate."""

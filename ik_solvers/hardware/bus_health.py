@@ -59,6 +59,11 @@ class BusHealth:
     first_cycle: float | None = None
     cycle_ends: deque = field(default_factory=lambda: deque(maxlen=RATE_WINDOW))
     events: deque = field(default_factory=lambda: deque(maxlen=EVENT_QUEUE))
+    last_reading: float | None = None  # [s] end of the last cycle in which some servo answered
+    stalled_since: float | None = None  # [s] while no servo has answered for longer than the stall time
+    stalls: int = 0
+    late_cycles: int = 0
+    longest_gap: float = 0.0  # [s] between two cycles in which servos answered
 
     @classmethod
     def for_servos(cls, joints: dict[int, str]) -> BusHealth:
@@ -98,6 +103,46 @@ class BusHealth:
             self.event(f"follow {servo_id}", "info", f"{servo.name} follows its goal again")
         servo.not_following = problem
 
+    def record_reading(self, now: float, answered: bool, stall_time: float) -> None:
+        """A cycle ended at ``now`` [s] in which some servo ``answered`` (joint_states published) or
+        none did; a stretch without answers longer than ``stall_time`` [s] is a stall: queued as an
+        error event when found, and as an info event when the servos answer again."""
+        if answered:
+            if self.last_reading is not None:
+                self.longest_gap = max(self.longest_gap, now - self.last_reading)
+            if self.stalled_since is not None:
+                self.event(
+                    "stall",
+                    "info",
+                    f"servos answer again after {now - self.stalled_since:.2f} s without joint_states",
+                )
+                self.stalled_since = None
+            self.last_reading = now
+        elif (
+            self.last_reading is not None
+            and self.stalled_since is None
+            and now - self.last_reading > stall_time
+        ):
+            self.stalled_since = self.last_reading
+            self.stalls += 1
+            self.event(
+                "stall",
+                "error",
+                f"no servo answered for {now - self.last_reading:.2f} s: joint_states stopped, goals hold "
+                f"(last error: {self.last_error or 'none'})",
+            )
+
+    def record_late_cycle(self, gap: float) -> None:
+        """A cycle came ``gap`` [s] after the one before, more than the stall time (the process was
+        not scheduled, or a callback blocked it): nothing was read or written meanwhile."""
+        self.late_cycles += 1
+        self.event(
+            "late",
+            "warning",
+            f"a bus cycle came {gap:.2f} s after the one before (process not scheduled or blocked): "
+            "no goals written, no joint_states meanwhile",
+        )
+
     def event(self, key: str, level: str, text: str) -> None:
         """Queue a line for the log (see :class:`Event`)."""
         self.events.append(Event(key, level, text))
@@ -136,6 +181,9 @@ class BusHealth:
             "errors": self.total_errors,
             "errors_by_kind": dict(self.errors),
             "port_reopens": self.port_reopens,
+            "stalls": self.stalls,
+            "late_cycles": self.late_cycles,
+            "longest_gap_s": round(self.longest_gap, 3),
         }
 
     def troubled(self) -> list[ServoHealth]:

@@ -9,7 +9,9 @@ them; the subclasses add the protocol's own state read. This module imports with
 from __future__ import annotations
 
 import contextlib
+import functools
 import termios
+import time
 from types import ModuleType
 
 import serial
@@ -22,15 +24,19 @@ SDK_LATENCY_TIMER_MS = 16.0  # what both SDKs assume for a USB serial adapter
 # What a serial port that vanished raises, depending on the call that meets it first
 PORT_ERRORS = (OSError, termios.error, serial.SerialException)
 READ_BLOCK_S = 0.002  # longest a single serial read of the SDK's receive loop blocks [s]
+QUIET_TIME = 0.003  # [s] without a byte after which late answers count as over (clear_input)
+CLEAR_TIME = 0.1  # [s] longest clear_input waits for the line to go quiet
 
 
-def _port_handler(sdk: ModuleType, port: str, latency_timer_ms: float):
-    """The SDK's PortHandler whose packet timeouts use ``latency_timer_ms`` instead of 16 ms."""
+def _port_handler(sdk: ModuleType, port: str, bus: SdkBus):
+    """The SDK's PortHandler whose packet timeouts use ``bus.latency_timer_ms`` instead of 16 ms,
+    plus ``bus.answer_margin`` [s] (read at each packet, so that a caller can wait longer for a while)."""
 
     class PortHandler(sdk.PortHandler):
-        def setPacketTimeout(self, packet_length):  # the SDK's method name
+        def setPacketTimeout(self, packet_length):  # the SDK's method name [ms]
             self.packet_start_time = self.getCurrentTime()
-            self.packet_timeout = self.tx_time_per_byte * packet_length + 2.0 * latency_timer_ms + 2.0
+            wait = 2.0 * bus.latency_timer_ms + 2.0 + 1e3 * bus.answer_margin
+            self.packet_timeout = self.tx_time_per_byte * packet_length + wait
 
     return PortHandler(port)
 
@@ -60,13 +66,14 @@ class SdkBus:
         self.port_name = port
         self.baud_rate = baud_rate
         self.latency_timer_ms = latency_timer_ms
+        self.answer_margin = 0.0  # [s] added to every packet timeout (see ServoBus.answer_margin)
         self.port = None
 
     # -- port ---------------------------------------------------------------------------------
     def open(self) -> None:
         """Open the port (a fresh PortHandler, so that a lost port is reopened cleanly)."""
         self.close()
-        port = _port_handler(self.sdk, self.port_name, self.latency_timer_ms)
+        port = _port_handler(self.sdk, self.port_name, self)
         port.baudrate = self.baud_rate
         try:
             opened = port.openPort()
@@ -89,10 +96,26 @@ class SdkBus:
         self.port = None
 
     def clear_input(self) -> None:
-        """Drop late bytes from the receive buffer and forget a transaction cut short (an
-        exception inside the SDK leaves its port marked busy)."""
-        self._guard(lambda: self.port.ser.reset_input_buffer())
+        """Drop late bytes from the receive buffer, also those still arriving (until the line has
+        been quiet for QUIET_TIME, at most CLEAR_TIME), and forget a transaction cut short (an
+        exception inside the SDK leaves its port marked busy).
+
+        A servo that answered late (on a loaded machine, an emulated servo not scheduled) may still
+        be sending the answers to every attempt that gave up on it: taken for the answer to the next
+        request, they would fail that one too.
+        """
+        self._guard(self._drain)
         self.port.is_using = False
+
+    def _drain(self) -> None:
+        serial_port = self.port.ser
+        serial_port.reset_input_buffer()
+        serial_port.timeout, end = QUIET_TIME, time.monotonic() + CLEAR_TIME
+        try:
+            while serial_port.read(4096) and time.monotonic() < end:
+                pass
+        finally:
+            serial_port.timeout = READ_BLOCK_S
 
     # -- single transactions ------------------------------------------------------------------
     def ping(self, servo_id: int) -> int:
@@ -160,20 +183,29 @@ class SdkBus:
         self._check(result, error, servo_id, "read state")
         return self.decode_state(bytes(data), error & self.hardware_error_mask)
 
-    @property
+    @functools.cached_property
     def state_address(self) -> int:
         """First address of the state block (present load, velocity and position, in either order)."""
         return min(self.model.address(r) for r in _STATE_REGISTERS)
 
-    @property
+    @functools.cached_property
     def state_length(self) -> int:
         """Bytes of the state block."""
         return max(self.model.address(r) + self.model.size(r) for r in _STATE_REGISTERS) - self.state_address
 
+    @functools.cached_property
+    def _state_fields(self) -> dict[str, slice]:
+        """Register -> where its bytes lie inside a state block (worked out once: every cycle decodes
+        every servo's block)."""
+        fields = {}
+        for register in _STATE_REGISTERS:
+            start = self.model.address(register) - self.state_address
+            fields[register] = slice(start, start + self.model.size(register))
+        return fields
+
     def state_field(self, data: bytes, register: str) -> int:
         """The unsigned value of ``register`` inside a state block's bytes."""
-        start = self.model.address(register) - self.state_address
-        return int.from_bytes(data[start : start + self.model.size(register)], "little")
+        return int.from_bytes(data[self._state_fields[register]], "little")
 
     # -- protocol specifics (subclasses) --------------------------------------------------------
     hardware_error_mask = 0xFF  # bits of a status packet's error byte that are hardware alarms

@@ -66,6 +66,7 @@ def declare(node: Node) -> dict:
         "torque_off_on_shutdown": BridgeConfig.torque_off_on_shutdown,
         "follow_tolerance": FollowLimits.tolerance,  # [rad], 0 = no check
         "follow_time": FollowLimits.time,  # [s]
+        "stall_time": BridgeConfig.stall_time,  # [s] no servo answering this long: reported
         "fast_sync_read": True,
         "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
@@ -88,6 +89,7 @@ class ServoBridgeNode(Node):
             bus_watchdog=p["bus_watchdog"],
             torque_off_on_shutdown=p["torque_off_on_shutdown"],
             follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
+            stall_time=p["stall_time"],
         )
         calibration = load_calibration(p["calibration"])
         model = RobotModel.from_urdf_string(p["robot_description"])
@@ -122,7 +124,7 @@ class ServoBridgeNode(Node):
         self.create_subscription(Float64MultiArray, "~/commands", self.on_array, LATEST_ONLY)
         self.create_subscription(JointTrajectory, "~/joint_trajectory", self.on_trajectory, LATEST_ONLY)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
-        self.condition = (True, ())
+        self.condition = (True, True, ())
         self.create_timer(1.0 / p["rate"], self.on_cycle)
         self.create_timer(DIAGNOSTICS_PERIOD, self.on_diagnostics)
 
@@ -169,7 +171,7 @@ class ServoBridgeNode(Node):
             self.log(event.key, event.level, event.text)
         self.log.flush()
         troubled = [s.servo_id for s in health.troubled() + health.not_following()]
-        condition = (health.port_open, tuple(troubled))
+        condition = (health.port_open, health.stalled_since is None, tuple(troubled))
         if condition != self.condition:
             self.condition = condition
             self.on_diagnostics()

@@ -2,7 +2,7 @@
 
 Bus status ``<node>: bus``: OK while every servo answered in the last cycle and follows its goal;
 WARN while some servo fails, reports a hardware error or does not follow its goal; ERROR while the
-port is lost. Per servo ``<node>: <joint> (id N)``: OK, or ERROR with the last error, the hardware
+port is lost or no servo has answered for the stall time (no joint_states). Per servo ``<node>: <joint> (id N)``: OK, or ERROR with the last error, the hardware
 alarm in words, or "does not follow its goal: ..." with where it is and where it should be.
 """
 
@@ -22,6 +22,11 @@ def bus_status(node_name: str, protocol: str, port: str, health: BusHealth) -> D
     troubled, stuck = health.troubled(), health.not_following()
     if not health.port_open:
         level, message = DiagnosticStatus.ERROR, f"port lost: {health.last_error}"
+    elif health.stalled_since is not None:
+        level, message = (
+            DiagnosticStatus.ERROR,
+            f"no servo answers (joint_states stopped): {health.last_error}",
+        )
     elif troubled or stuck:
         parts = [f"servos in trouble: {', '.join(s.name for s in troubled)}"] if troubled else []
         parts += [f"not following their goals: {', '.join(s.name for s in stuck)}"] if stuck else []
@@ -37,6 +42,9 @@ def bus_status(node_name: str, protocol: str, port: str, health: BusHealth) -> D
         "errors": health.total_errors,
         **{f"errors.{kind}": count for kind, count in sorted(health.errors.items())},
         "port_reopens": health.port_reopens,
+        "stalls": health.stalls,
+        "late_cycles": health.late_cycles,
+        "longest_gap_s": f"{health.longest_gap:.3f}",
         "last_error": health.last_error,
     }
     return DiagnosticStatus(

@@ -76,8 +76,11 @@ class EmulatedBus:
 
     def handle(self, packet: Packet, now: float) -> list[Reply]:
         """Execute one instruction packet; the status packets to send, in order."""
-        for servo in self.servos.values():
-            if packet.servo_id in (servo.servo_id, BROADCAST):
+        addressed = (
+            self.servos.values() if packet.servo_id == BROADCAST else [self.servos.get(packet.servo_id)]
+        )
+        for servo in addressed:
+            if servo is not None:
                 servo.touched(now)
         if packet.instruction in (SYNC_WRITE, SYNC_READ, FAST_SYNC_READ):
             return self.handle_sync(packet, now)

@@ -2,16 +2,20 @@
 
 A serial byte takes 10 bits (start, 8 data, stop) on the wire. The bus is half duplex: an
 instruction occupies it for its length, then each answering servo waits its return delay and
-sends its status packet, which is written to the pty when its last byte would have arrived. So a
-program that talks to the pty sees the timing of a real bus at that baud rate (within the
-scheduler's ~0.1 ms).
+sends its status packet. The answers to one instruction are written to the pty together, when the
+last byte of the last one would have arrived (a Feetech Sync Read's 26 answers: one sleep, not 26,
+each of which can cost a wait for the processor on a loaded machine). So a program that talks to
+the pty sees a transaction end when it would on a real bus at that baud rate (within the
+scheduler's ~0.1 ms); the first of several answers comes up to the others' length late.
 
 Faults, set through :meth:`PtyBus.command` (the emulator's ``--control`` lines on stdin):
 ``drop N`` (the next N status packets are not sent), ``corrupt N`` (the next N have a byte
 flipped, so their CRC/checksum fails), ``missing ID`` (a servo stops answering), ``stall ID`` (a
 jammed joint: it answers and takes goals but does not move), ``restore ID`` (undoes both),
 ``error ID BITS`` (hardware error bits; 0 clears), ``vanish SECONDS`` (the pty closes
-and a new one appears after that time behind the same link path). ``state`` and ``stats`` report.
+and a new one appears after that time behind the same link path), ``freeze SECONDS`` (the servos
+read nothing and answer nothing for that time, then answer what waited, late: the emulator's
+process not scheduled on a loaded machine). ``state`` and ``stats`` report.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ COMMANDS = (
     "restore ID",
     "error ID BITS",
     "vanish S",
+    "freeze S",
     "state",
     "stats",
     "quit",
@@ -67,6 +72,7 @@ class PtyBus:
         self.drop_next = 0
         self.corrupt_next = 0
         self.reappear_at: float | None = None
+        self.frozen_until = 0.0  # [s] monotonic
         self.bus_free_at = 0.0
         self.master = self.slave = None
         self.device = ""
@@ -103,6 +109,7 @@ class PtyBus:
         end = None if stop_after is None else time.monotonic() + stop_after
         pending = b""
         while end is None or time.monotonic() < end:
+            time.sleep(max(0.0, self.frozen_until - time.monotonic()))
             self._reappear_when_due()
             fds = [fd for fd in (self.master, control) if fd is not None]
             ready, _, _ = select.select(fds, [], [], 0.05)
@@ -131,30 +138,38 @@ class PtyBus:
             self.stats.instructions += 1
             start = max(now, self.bus_free_at)
             self.bus_free_at = start + packet.size * self.byte_time
-            for reply in replies:
-                self._send(reply)
+            self._send([self._on_wire(reply) for reply in replies])
         self.stats.bad_packets += self.bus.parser.bad_packets - bad_before
 
-    def _send(self, reply: Reply) -> None:
-        """Send one status packet when its last byte would arrive; apply drop/corrupt faults."""
-        done = self.bus_free_at + reply.delay + len(reply.data) * self.byte_time
-        self.bus_free_at = done
+    def _on_wire(self, reply: Reply) -> bytes:
+        """The bytes of one status packet as they reach the bus master (b"" when dropped, a byte
+        flipped when corrupted); the bus is busy until its last byte."""
+        self.bus_free_at += reply.delay + len(reply.data) * self.byte_time
         if self.drop_next > 0:
             self.drop_next -= 1
             self.stats.dropped += 1
-            return
+            return b""
         data = reply.data
         if self.corrupt_next > 0:
             self.corrupt_next -= 1
             self.stats.corrupted += 1
             middle = len(data) // 2
             data = data[:middle] + bytes([data[middle] ^ 0x5A]) + data[middle + 1 :]
-        wait = done - time.monotonic()
+        return data
+
+    def _send(self, packets: list[bytes]) -> None:
+        """Write the answers to one instruction together, when the last byte of the last one
+        would arrive: one sleep per instruction, not per servo (on a loaded machine every sleep
+        can cost a wait for the processor)."""
+        data = b"".join(packets)
+        if not data:
+            return
+        wait = self.bus_free_at - time.monotonic()
         if wait > 0:
             time.sleep(wait)
         with contextlib.suppress(OSError):
             os.write(self.master, data)
-            self.stats.replies += 1
+            self.stats.replies += sum(1 for packet in packets if packet)
             self.stats.bytes_out += len(data)
 
     def _reappear_when_due(self) -> None:
@@ -188,6 +203,8 @@ class PtyBus:
             self.bus.servos[int(args[0])].stalled = False
         elif name == "error":
             self.bus.servos[int(args[0])].hardware_error = int(args[1])
+        elif name == "freeze":
+            self.frozen_until = time.monotonic() + args[0]
         elif name == "vanish":
             self.close()
             self.reappear_at = time.monotonic() + args[0]

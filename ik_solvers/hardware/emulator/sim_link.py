@@ -4,26 +4,35 @@ The emulator publishes its servos' goal registers as joint angles (sensor_msgs/J
 ``servo_bus/goals``, which sim_node takes as its commands) and answers reads with the angles
 sim_node publishes (``sim/joint_states``), converted with the robot's calibration. So the demo runs
 ik_node -> servo_bridge -> serial bytes -> emulated servos -> MuJoCo -> serial bytes -> /joint_states.
-rclpy spins in a background thread; the pty loop only reads the latest values.
+
+The bus loop must answer within the SDK's packet timeout even on a loaded machine, so the ROS side
+costs it as little as possible: the goals are published from the bus loop itself, at most every
+``1 / GOAL_RATE`` s, once every servo of the bus has been brought up to date in a pass; a background
+thread only takes the simulator's states, with a node that has no timer and no parameter services
+(each entity of a wait set costs the Python executor time at every wake-up, and that thread shares
+the interpreter lock with the bus loop).
 """
 
 from __future__ import annotations
 
 import sys
 import threading
+import time
 
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 
 from ik_solvers.hardware.calibration import Calibration
 
 GOALS_TOPIC = "servo_bus/goals"
 SIM_STATES_TOPIC = "sim/joint_states"
-GOAL_RATE = 100.0  # [Hz] goals published to the simulator (the bridge writes them at 100 Hz)
+GOAL_RATE = 100.0  # [Hz] most goals published to the simulator (the bridge writes them at 100 Hz)
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
+LATEST = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 
 
 class SimLink:
@@ -33,13 +42,15 @@ class SimLink:
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.calibration = calibration
         self.joints = {joint.servo_id: joint for joint in calibration.joints}
+        self.last_id = calibration.joints[-1].servo_id  # the bus brings its servos up to date in file order
+        self.names = [joint.joint for joint in calibration.joints]
         self.goals: dict[str, float] = {}  # joint -> goal angle [rad]
         self.measured: dict[str, float] = {}  # joint -> simulated angle [rad]
+        self.published_at = -float("inf")  # [s] monotonic
         rclpy.init()
-        self.node = Node("servo_bus_emulator")
-        self.publisher = self.node.create_publisher(JointState, GOALS_TOPIC, 10)
-        self.node.create_subscription(JointState, SIM_STATES_TOPIC, self.on_states, 10)
-        self.node.create_timer(1.0 / GOAL_RATE, self.publish_goals)
+        self.node = Node("servo_bus_emulator", start_parameter_services=False)
+        self.publisher = self.node.create_publisher(JointState, GOALS_TOPIC, LATEST)
+        self.node.create_subscription(JointState, SIM_STATES_TOPIC, self.on_states, LATEST)
         self.executor = SingleThreadedExecutor()
         self.executor.add_node(self.node)
         self.thread = threading.Thread(target=self._spin, daemon=True)
@@ -56,15 +67,21 @@ class SimLink:
         self.measured.update(zip(msg.name, msg.position))
 
     def publish_goals(self) -> None:
-        """The servos' goals as joint angles, once every servo has been given one."""
-        if len(self.goals) == len(self.calibration.joints):
-            names = list(self.goals)
-            self.publisher.publish(JointState(name=names, position=[self.goals[n] for n in names]))
+        """The servos' goals as joint angles, once every servo has been given one and at most at
+        GOAL_RATE."""
+        now = time.monotonic()
+        if not rclpy.ok():  # stopping: SIGINT shut the context down before the bus loop ended
+            return
+        if len(self.goals) == len(self.names) and now - self.published_at >= 1.0 / GOAL_RATE:
+            self.published_at = now
+            self.publisher.publish(JointState(name=self.names, position=[self.goals[n] for n in self.names]))
 
     def position_source(self, servo_id: int, goal: int) -> float:
         """The present position [tick] of servo ``servo_id`` whose goal is ``goal`` [tick]."""
         joint = self.joints[servo_id]
         self.goals[joint.joint] = joint.to_angle(goal)
+        if servo_id == self.last_id:
+            self.publish_goals()
         return joint.servo_position(self.measured.get(joint.joint, joint.to_angle(goal)))
 
     def close(self) -> None:
