@@ -34,6 +34,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 N = 6
 FAR, CLOSE, LATERAL = 1, 2, 3
 LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
+SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
 STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
@@ -121,12 +122,12 @@ def _hip_angles(k, pitch_axis, turn):
 
 
 @borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
-    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+def _leg_plane(k, rotation, translation, hip_branch):
+    """The first steps of :func:`closed_form`: (foot roll axis, a point of it, the leg plane's
+    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
     foot_axis = matvec(rotation, vector(k, W6_TIP))
     foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
-    hip = vector(k, HIP)
-    offset = sub(foot_point, hip)
+    offset = sub(foot_point, vector(k, HIP))
     normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
     rho = math.sqrt(dot(normal, normal))
     inverse = 1.0 / max(rho, 1e-12)
@@ -137,6 +138,14 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
     pitch_axis = combine(
         unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
     )
+    return foot_axis, foot_point, pitch_axis, lateral_miss
+
+
+@borrowing
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+    foot_axis, foot_point, pitch_axis, lateral_miss = _leg_plane(k, rotation, translation, hip_branch)
+    hip = vector(k, HIP)
     yaw, roll = _hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
@@ -216,15 +225,34 @@ def seed_sides(k, seed):
 def _limit(k, q, references, reason):
     """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
     for i in range(N):
-        angle, reference = q[i], references[i]
-        if not reference - math.pi <= angle < reference + math.pi:
-            angle = wrap(angle, reference)
-        lower, upper = k[LOWER + i], k[UPPER + i]
-        clipped = min(max(angle, lower), upper)
+        angle, clipped = _wrapped(k, i, q[i], references[i])
         if reason == 0 and abs(clipped - angle) > LIMIT_SLACK:
             reason = LIMIT + i
         q[i] = clipped
     return reason
+
+
+@borrowing
+def _wrapped(k, i, angle, reference):
+    """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
+    if not reference - math.pi <= angle < reference + math.pi:
+        angle = wrap(angle, reference)
+    return angle, min(max(angle, k[LOWER + i]), k[UPPER + i])
+
+
+@borrowing
+def _hip_distance(k, rotation, translation, references, branch, seed):
+    """The first two terms of :func:`_distance` for ``branch``'s answer (its hip yaw and roll,
+    wrapped and clipped as :func:`_limit` does): a lower bound of that branch's whole distance to
+    the seed (the other terms are squares), at the cost of the hip angles alone."""
+    hip_branch, _, turn = branch
+    yaw, roll = _hip_angles(k, _leg_plane(k, rotation, translation, hip_branch)[2], turn)
+    yaw = _wrapped(k, 0, yaw, references[0])[1]
+    roll = _wrapped(k, 1, roll, references[1])[1]
+    total = 0.0
+    total += (yaw - seed[0]) * (yaw - seed[0])
+    total += (roll - seed[1]) * (roll - seed[1])
+    return total
 
 
 @borrowing
@@ -288,8 +316,19 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
-        for hip_branch, knee_branch, turn_branch in BRANCHES:
-            if (hip_branch, knee_branch, turn_branch) == first:
+        for branch in BRANCHES:
+            if branch == first:
+                continue
+            hip_branch, knee_branch, turn_branch = branch
+            # a successful first branch is only displaced by one strictly nearer the seed; a branch
+            # whose hip angles alone are no nearer is not (nor does it lower ``closest`` below the
+            # answer's distance), so its closed form is skipped
+            if (
+                found[0] == 0
+                and _hip_distance(k, rotation, translation, references, branch, seed) >= best_distance
+            ):
+                reasons[count] = SKIPPED
+                count += 1
                 continue
             row = work[2 + count]
             raw = closed_form(k, rotation, translation, hip_branch, knee_branch, turn_branch, row)
