@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import two_link
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
     checked,
@@ -37,14 +38,13 @@ LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipp
 SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
-STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
 VECTORS = ("w1", "w2", "w3", "w6", "hip", "w6_tip", "p6_tip", "ankle_tip", "b1", "b2", "yaw_sine")
 VECTORS += ("yaw_cosine", "foot_offset", "tip_offset", "tip_x", "tip_y", "tip_z")
 SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw", "cos_across")
-SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link1_x", "link1_z", "link2_x", "link2_z")
-SCALARS += ("ankle_height", "ratio", "length1", "length2", "kappa", "sign_a", "sign_b", "lower_b")
-SCALARS += ("upper_b", "natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
+SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link2_x", "link2_z", "ankle_height")
+SCALARS += ("natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
+SCALARS += two_link.LAYOUT  # the knee and upper leg's two-link block (kernels.two_link)
 JOINTS = ("lower", "upper", "middle", "continuous")
 # where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
 OFFSETS = {
@@ -56,13 +56,17 @@ SIZE = 3 * len(VECTORS) + len(SCALARS) + N * len(JOINTS)
 W1, W2, W3, W6, HIP, W6_TIP, P6_TIP, ANKLE_TIP, B1, B2, YAW_SINE = (OFFSETS[n] for n in VECTORS[:11])
 YAW_COSINE, FOOT_OFFSET, TIP_OFFSET, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS[11:])
 LATERAL_W, HIP_SIGN, ROLL_SIGN, SIN_YAW, SIN_ACROSS, COS_YAW, COS_ACROSS = (OFFSETS[n] for n in SCALARS[:7])
-SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z, LINK1_X, LINK1_Z, LINK2_X, LINK2_Z = (
-    OFFSETS[n] for n in SCALARS[7:16]
+SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z = (
+    OFFSETS[n] for n in ("sign3", "sign4", "sign5", "upper_x", "upper_z")
 )
-ANKLE_HEIGHT, RATIO, LENGTH1, LENGTH2, KAPPA, SIGN_A, SIGN_B, LOWER_B = (OFFSETS[n] for n in SCALARS[16:24])
-UPPER_B, NATURAL, REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED, TURN_COS, TURN_SIN = (
-    OFFSETS[n] for n in SCALARS[24:]
+LINK2_X, LINK2_Z, ANKLE_HEIGHT, NATURAL = (
+    OFFSETS[n] for n in ("link2_x", "link2_z", "ankle_height", "natural")
 )
+REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (
+    OFFSETS[n] for n in ("reach_min", "reach_max", "tolerance", "near_seed")
+)
+TURN_COS, TURN_SIN, TWO_LINK = OFFSETS["turn_cos"], OFFSETS["turn_sin"], OFFSETS[two_link.LAYOUT[0]]
+LINK1_X, LINK1_Z, KAPPA = (OFFSETS[n] for n in ("link1_x", "link1_z", "kappa"))
 LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 
@@ -82,28 +86,6 @@ def constants(values: dict) -> np.ndarray:
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 WORK = (len(BRANCHES) + 3, len(BRANCHES))  # solve's scratch: references, best, the other branches'
 # q, their distances, their reasons (rows of N entries or one per other branch)
-
-
-@borrowing
-def _two_link(k, dx, dz, bend):
-    """two_link.TwoLink.solve: (theta_a, theta_b, phi_a, phi_b, distance) for the end at (dx, dz)."""
-    length1, length2 = k[LENGTH1], k[LENGTH2]
-    distance_sq = dx * dx + dz * dz
-    cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
-    cosine = min(max(cosine, -1.0), 1.0)
-    if cosine > STRETCHED:
-        cosine = 1.0
-    psi = bend * math.atan2(math.sqrt(1.0 - cosine * cosine), cosine)
-    lower_b, upper_b, sign_b, kappa = k[LOWER_B], k[UPPER_B], k[SIGN_B], k[KAPPA]
-    theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
-    theta_b = min(max(theta_b, lower_b), upper_b)
-    phi_b = sign_b * theta_b
-    c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
-    x1, z1 = k[LINK1_X], k[LINK1_Z]
-    tx, tz = turn(c, s, k[RATIO] * x1, k[RATIO] * z1)
-    vx, vz = x1 + tx, z1 + tz
-    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
-    return k[SIGN_A] * phi_a, theta_b, phi_a, phi_b, math.sqrt(distance_sq)
 
 
 @borrowing
@@ -158,7 +140,7 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
     relative = sub(ankle, hip)
     dx = dot(relative, plane_x) - k[UPPER_X]
     dz = dot(relative, plane_z) - k[UPPER_Z]
-    upper, knee, phi_upper, phi_knee, distance = _two_link(k, dx, dz, knee_branch * k[NATURAL])
+    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, dx, dz, knee_branch * k[NATURAL])
     q[0], q[1], q[2], q[3] = yaw, roll, upper, knee
     q[4], q[5] = k[SIGN5] * (pitch_sum - phi_upper - phi_knee), foot
     if lateral_miss:
