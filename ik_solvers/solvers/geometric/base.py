@@ -166,7 +166,7 @@ class GeometricSolver(ABC):
         if not continuous:
             message += DISCONTINUOUS
         q = q if q.__class__ is np.ndarray else np.array(q)
-        return IKResult(reason == 0, q, position_error, orientation_error, 0, message, continuous)
+        return IKResult.of(reason == 0, q, position_error, orientation_error, 0, message, continuous)
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
