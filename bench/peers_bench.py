@@ -9,9 +9,10 @@ FK(q) of random in-limit q, seeds near the answer (each joint ± 0.1 rad, unifor
 limits), random in-limit, or none. Success is judged here, not by the solver: FK of the returned q
 by pinocchio (or the package's ``Chain.fk`` without it) within 1e-5 m and 1e-4 rad of the target,
 every joint within its limits (1e-7 rad); "exact" counts successes within 1e-9 m and 1e-9 rad.
-Times are wall-clock per single call [µs], median and p99, with the peer's choice of one answer
-(the in-limit solution nearest the seed, or the first in-limit one) included; "call" is the
-analytic peers' bare call. Batches: solves/s over 10,000 targets where the library has a batch
+Times are per single call [µs]: wall-clock median and p99 and the median CPU time, with the
+peer's choice of one answer (the in-limit solution nearest the seed, or the first in-limit one)
+included; "call" is the analytic peers' bare call (wall median); "ratio" the wall median over the
+first row's. Batches: solves/s over 10,000 targets where the library has a batch
 call (ours ``solve_batch``; EAIK ``IK_batched`` on 2 threads, no choice of answer).
 
 EAIK and ik-geo solve 6-DoF chains only: on 7-DoF arms one joint is locked at a fixed value and
@@ -39,27 +40,19 @@ sys.path.insert(0, str(ROOT / "test"))
 
 from humanoid_factory import ArmDims, HumanoidSpec, LegDims, humanoid_urdf
 from jacobian_bench import rtb_solver, serial_urdf
+from peer_solvers import LIMIT_TOL, Eaik, IkGeo, trac_ik
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.solvers.errors import UnsupportedChainError
 from ik_solvers.spatial import pose_error
 
-POSITION_TOL, ORIENTATION_TOL, EXACT, LIMIT_TOL = 1e-5, 1e-4, 1e-9, 1e-7
+POSITION_TOL, ORIENTATION_TOL, EXACT = 1e-5, 1e-4, 1e-9
 NEAR = 0.1  # [rad] seeds near the answer: each joint ± this, uniform
 OTHER_ROBOT = HumanoidSpec(
     leg=LegDims(hip_y=0.075, root_z=-0.045, w=0.032, upper_z=-0.04, thigh=0.27, shank=0.24, sole_z=-0.05),
     arm=ArmDims(upper_arm=0.21, forearm=0.19, hand=0.08, shoulder_axes="xyz", wrist_axes="zxy"),
     name="other_dims",
 )
-# ik-geo's 6R families, tried in this order (forward and reversed chain) until one recovers the
-# known answers of a few targets
-IK_GEO_FAMILIES = (
-    "spherical_two_intersecting",
-    "spherical_two_parallel",
-    "spherical",
-    "three_parallel_two_intersecting",
-)
-IK_GEO_FAMILIES += ("three_parallel", "two_parallel", "two_intersecting")
 
 
 def chains() -> list[tuple[str, object, str, str, int | None]]:
@@ -80,134 +73,6 @@ def chains() -> list[tuple[str, object, str, str, int | None]]:
             4,
         ),
     ]
-
-
-# --- the chain in the H, P form of EAIK and ik-geo ----------------------------------------------
-
-
-def hp_form(chain, q0: np.ndarray, keep: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Joint axes H (6, 3) and offsets P (7, 3) in the base frame at q0 (the unkept joint locked at
-    its q0 value, the kept ones measured from q0 = 0), and the tip's rotation at q0 (FK = HP · R)."""
-    frames = chain.joint_frames(q0)
-    axes = np.einsum("nij,nj->ni", frames[:, :3, :3], chain.axes)[keep]
-    origins = frames[keep, :3, 3]
-    tip = chain.fk(q0)
-    offsets = np.vstack([origins[:1], np.diff(origins, axis=0), tip[None, :3, 3] - origins[-1:]])
-    return axes, offsets, tip[:3, :3]
-
-
-def pick(solutions: np.ndarray, seed: np.ndarray | None, lower, upper) -> np.ndarray | None:
-    """The in-limit row of ``solutions`` nearest ``seed`` (the first in-limit one without a seed)."""
-    if not len(solutions):
-        return None
-    inside = np.all((solutions >= lower - LIMIT_TOL) & (solutions <= upper + LIMIT_TOL), axis=1)
-    if not inside.any():
-        return None
-    rows = solutions[inside]
-    if seed is None:
-        return rows[0]
-    return rows[np.argmin(np.sum((rows - seed) ** 2, axis=1))]
-
-
-class Analytic:
-    """A 6R analytic peer on the chain (one joint locked on 7-DoF chains): ``solve`` returns the
-    chosen answer as the whole chain's q, ``call`` the bare library call, ``batch`` or None."""
-
-    def __init__(self, chain, lock: int | None, lock_value: float) -> None:
-        self.chain, self.lock = chain, lock
-        self.keep = [i for i in range(chain.n) if i != lock]
-        q0 = np.zeros(chain.n)
-        if lock is not None:
-            q0[lock] = lock_value
-        self.q0 = q0
-        self.H, self.P, self.tip_rotation = hp_form(chain, q0, self.keep)
-        self.lower, self.upper = chain.lower[self.keep], chain.upper[self.keep]
-        self.batch = None
-
-    def full(self, q6: np.ndarray | None) -> np.ndarray | None:
-        if q6 is None:
-            return None
-        q = self.q0.copy()
-        q[self.keep] = q6
-        return q
-
-    def solve(self, target, seed):
-        solutions = self.solutions(self.call(target))
-        return self.full(pick(solutions, None if seed is None else seed[self.keep], self.lower, self.upper))
-
-
-class Eaik(Analytic):
-    def __init__(self, chain, lock, lock_value) -> None:
-        from eaik.IK_HP import HPRobot
-
-        super().__init__(chain, lock, lock_value)
-        self.robot = HPRobot(self.H, self.P)
-        if not self.robot.hasKnownDecomposition():
-            raise RuntimeError("EAIK knows no decomposition for this chain")
-        self.family = self.robot.getKinematicFamily()
-        fix = np.eye(4)
-        fix[:3, :3] = self.tip_rotation.T
-        self.fix = fix
-        self.batch = lambda targets: self.robot.IK_batched(targets @ fix, num_worker_threads=2)
-
-    def call(self, target):
-        return self.robot.IK(target @ self.fix)
-
-    @staticmethod
-    def solutions(found) -> np.ndarray:
-        return np.asarray(found.Q)
-
-
-class IkGeo(Analytic):
-    def __init__(self, chain, lock, lock_value, targets, answers) -> None:
-        import ik_geo
-
-        super().__init__(chain, lock, lock_value)
-        self.tip = np.eye(4)
-        self.tip[:3, :3] = self.tip_rotation
-        for family in IK_GEO_FAMILIES:
-            for reverse in (False, True):
-                H, P = (self.H[::-1], -self.P[::-1]) if reverse else (self.H, self.P)
-                self.robot, self.reverse = getattr(ik_geo.Robot, family)(H.tolist(), P.tolist()), reverse
-                if self._recovers(targets, answers):
-                    self.family = family + (" (reversed chain)" if reverse else "")
-                    return
-        raise RuntimeError("no ik-geo 6R family recovers this chain's answers")
-
-    def _recovers(self, targets, answers) -> bool:
-        for target, answer in zip(targets, answers):
-            found = self.solutions(self.call(target))
-            gap = (found - answer[self.keep] + np.pi) % (2 * np.pi) - np.pi if len(found) else np.ones((1, 1))
-            if np.abs(gap).max(axis=1).min() > 1e-6:
-                return False
-        return True
-
-    def call(self, target):
-        # ik-geo reads (and FK writes) the rotation transposed; HP has no tip rotation
-        if self.reverse:  # inverse pose: joints in reverse order, angles negated
-            pose = self.tip @ np.linalg.inv(target)
-        else:
-            pose = target @ np.vstack([np.c_[self.tip_rotation.T, np.zeros(3)], [0, 0, 0, 1]])
-        return self.robot.get_ik(np.ascontiguousarray(pose[:3, :3].T), pose[:3, 3])
-
-    def solutions(self, found) -> np.ndarray:
-        rows = np.array([row for row, _ in found]).reshape(-1, 6)
-        return -rows[:, ::-1] if self.reverse else rows
-
-
-def trac_ik(chain, urdf: str):
-    import pytracik
-    from scipy.spatial.transform import Rotation
-
-    solver = pytracik.TRAC_IK("link0", "tip", urdf, 0.01, 1e-6, pytracik.SolveType.Speed)
-    middle = 0.5 * (chain.lower + chain.upper)
-
-    def solve(target, seed):
-        x, y, z, w = Rotation.from_matrix(target[:3, :3]).as_quat()
-        found = pytracik.ik(solver, middle if seed is None else seed, *target[:3, 3], x, y, z, w)
-        return found[1:] if len(found) == chain.n + 1 and found[0] >= 0 else None
-
-    return solve
 
 
 # --- measuring -----------------------------------------------------------------------------------
@@ -242,26 +107,29 @@ def judge(chain, fk, targets, answers: list) -> tuple[np.ndarray, np.ndarray]:
     return solved, solved & (position <= EXACT) & (angle <= EXACT)
 
 
-def time_rows(solve, targets, seeds) -> tuple[list, np.ndarray]:
+def time_rows(solve, targets, seeds) -> tuple[list, np.ndarray, float]:
+    """Answers of ``solve`` one target at a time, their wall times [µs] and the median CPU time of
+    one call [µs] (this process's: what neighbours on a shared machine disturb least)."""
     solve(targets[0], None if seeds is None else seeds[0])  # loaded, compiled, cached
-    answers, times = [], np.empty(len(targets))
+    answers, times, cpu = [], np.empty(len(targets)), np.empty(len(targets))
     for i, target in enumerate(targets):
         seed = None if seeds is None else seeds[i]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         answers.append(solve(target, seed))
-        times[i] = time.perf_counter() - start
-    return answers, times * 1e6
+        times[i], cpu[i] = time.perf_counter() - start, time.process_time() - start_cpu
+    return answers, times * 1e6, float(np.median(cpu)) * 1e6
 
 
-def batch_rate(call, targets: np.ndarray, seeds: np.ndarray | None, repeats: int = 3) -> float:
-    """Solves/s of ``call(targets, seeds)``, best of ``repeats`` (after a warm-up on 10 rows)."""
+def batch_rate(call, targets: np.ndarray, seeds: np.ndarray | None, repeats: int = 3) -> tuple[float, float]:
+    """Solves per wall second and per CPU second of this process (all its threads) of
+    ``call(targets, seeds)``, best of ``repeats`` (after a warm-up on 10 rows)."""
     call(targets[:10], None if seeds is None else seeds[:10])
-    best = np.inf
+    wall = cpu = np.inf
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         call(targets, seeds)
-        best = min(best, time.perf_counter() - start)
-    return len(targets) / best
+        wall, cpu = min(wall, time.perf_counter() - start), min(cpu, time.process_time() - start_cpu)
+    return len(targets) / wall, len(targets) / cpu
 
 
 def solvers_for(chain, path, lock, targets, answers, lock_value, notes) -> dict:
@@ -322,7 +190,7 @@ def bench_targets(label, chain, fk, solvers, q, count, rng, figures) -> None:
         for name, (solve, call, _) in solvers.items():
             if seeds is None and name in NUMERIC:
                 continue
-            answers, times = time_rows(solve, targets, seeds)
+            answers, times, cpu = time_rows(solve, targets, seeds)
             solved, exact = judge(chain, fk, targets, answers)
             median = float(np.median(times))
             reference = reference or median
@@ -332,7 +200,8 @@ def bench_targets(label, chain, fk, solvers, q, count, rng, figures) -> None:
             figures[(label, kind, name)] = (solved.mean(), exact.sum() == solved.sum(), median, bare)
             print(
                 f"  {kind:6} {name:20} {solved.mean():7.1%} {exact.sum():5}/{solved.sum():<5} "
-                f"{median:8.1f} {np.percentile(times, 99):8.1f} {f'{bare:6.1f}' if call else '':>6} {median / reference:6.2f}",
+                f"{median:8.1f} {np.percentile(times, 99):8.1f} {cpu:6.1f} {f'{bare:6.1f}' if call else '':>6} "
+                f"{median / reference:6.2f}",
                 flush=True,
             )
 
@@ -347,11 +216,14 @@ def bench_batches(label, chain, solvers, q, count, rng, batch, figures) -> None:
                 continue
             if name == "ours dls":  # iterations: a tenth of the rows, once
                 rows = slice(0, batch // 10)
-                rate = batch_rate(call, targets[rows], seeds[rows], 1)
+                rate, cpu_rate = batch_rate(call, targets[rows], seeds[rows], 1)
             else:
-                rate = batch_rate(call, targets, seeds)
-            figures[(label, "batch " + kind, name)] = rate
-            print(f"  batch {kind:6} {name:20} {rate / 1e6:8.3f} M solves/s", flush=True)
+                rate, cpu_rate = batch_rate(call, targets, seeds)
+            figures[(label, "batch " + kind, name)] = cpu_rate
+            print(
+                f"  batch {kind:6} {name:20} {rate / 1e6:8.3f} M solves/s ({cpu_rate / 1e6:.3f} M per CPU second)",
+                flush=True,
+            )
 
 
 def verdicts(figures: dict) -> None:
@@ -390,7 +262,9 @@ def verdicts(figures: dict) -> None:
     for (label, kind, name), rate in figures.items():
         if kind.startswith("batch") and name == "ours closed form":
             goal = 2e6 if "arm" in label else 5e6
-            _verdict(rate >= goal, f"{label}, {kind}: {rate / 1e6:.2f} M/s (≥ {goal / 1e6:g} M/s)")
+            _verdict(
+                rate >= goal, f"{label}, {kind}: {rate / 1e6:.2f} M per CPU second (≥ {goal / 1e6:g} M/s)"
+            )
 
 
 def _verdict(ok: bool, text: str) -> None:
@@ -433,7 +307,7 @@ def main() -> None:
         for suffix, rows in target_sets.items():
             print(f" {label}{suffix}")
             print(
-                f"  {'seeds':6} {'solver':20} {'solved':>7} {'exact':>11} {'median':>8} {'p99 µs':>8} {'call':>6} {'ratio':>6}"
+                f"  {'seeds':6} {'solver':20} {'solved':>7} {'exact':>11} {'median':>8} {'p99 µs':>8} {'CPU':>6} {'call':>6} {'ratio':>6}"
             )
             bench_targets(label + suffix, chain, fk, solvers, rows, args.count, rng, figures)
         bench_batches(label, chain, solvers, q, args.count, rng, args.batch, figures)
