@@ -47,3 +47,18 @@ def test_compiled_planar_batch_gives_what_single_solves_give(arm):
             assert np.array_equal(batch.q[i], single.q)
             assert (batch.success[i], batch.continuous[i]) == (single.success, single.continuous)
             assert single.message.endswith(batch.messages[i])
+
+
+def test_planar_kernel_constants_are_the_float_forms_ones():
+    """The kernel keeps its own copies of the float form's constants: a change on one side fails here."""
+    from ik_solvers.solvers.geometric import base, planar, two_link
+    from ik_solvers.solvers.geometric.kernels import planar as kernel
+    from ik_solvers.solvers.geometric.kernels import two_link as two_link_kernel
+
+    assert (kernel.FAR, kernel.CLOSE, kernel.OUT_OF_PLANE) == (planar.FAR, planar.CLOSE, planar.OUT_OF_PLANE)
+    assert (kernel.REACH_SLACK, kernel.LIMIT, kernel.LIMIT_SLACK) == (
+        planar.REACH_SLACK,
+        base.LIMIT,
+        base.LIMIT_SLACK,
+    )
+    assert two_link_kernel.STRETCHED == two_link.STRETCHED

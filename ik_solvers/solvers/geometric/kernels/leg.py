@@ -36,6 +36,7 @@ N = 6
 FAR, CLOSE, LATERAL = 1, 2, 3
 LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
 SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
+STRETCHED = two_link.STRETCHED  # the knee's (kernels.two_link), as leg.py's knee takes two_link's
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
