@@ -1,16 +1,17 @@
 """What the geometric solvers share: target checks, wrapping and clipping, messages, batches.
 
-:class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes in
-plain arithmetic that runs on Python floats (one target) and on numpy columns (a batch) alike
-(see :mod:`~ik_solvers.solvers.geometric.vectors`): ``_solve_one`` and ``_solve_columns``. The two
-are kept apart on purpose: floats are several times faster than numpy for one target, numpy
-columns are what makes a batch fast. Most subclasses get both from
-:class:`~ik_solvers.solvers.geometric.branches.BranchSolver` (a closed form per branch); the
-7-DoF arm writes its own.
+:class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes:
+``_solve_one`` (one checked target, as arrays) and ``_solve_columns`` (a batch as numpy columns).
+The leg, the 7-DoF arm and the planar arm run both in compiled kernels
+(:mod:`~ik_solvers.solvers.geometric.kernels`); the plain arithmetic they mirror, on Python floats
+and numpy columns alike (:mod:`~ik_solvers.solvers.geometric.vectors`), is
+:class:`~ik_solvers.solvers.geometric.branches.BranchSolver`'s (a closed form per branch), kept
+as the reference the tests compare the kernels with.
 
-Everything else is here: the checks of targets, seeds and poles, the wrapping of continuous
-joints near their seed, the message table (reach reasons of the subclass, joint limits, the
-final FK check) and the block loop over a batch.
+Everything else is here: the checks of targets, seeds and poles (one compiled call for a single
+solve, :mod:`~ik_solvers.solvers.geometric.kernels.inputs`), the wrapping of continuous joints
+near their seed, the message table (reach reasons of the subclass, joint limits, the final FK
+check) and the block loop over a batch.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ TWO_PI = 2.0 * math.pi
 
 class GeometricSolver(ABC):
     """Base of the geometric (closed-form) solvers: ``solve`` and ``solve_batch`` around a subclass's
-    ``_solve_one`` (floats) and ``_solve_columns`` (numpy columns).
+    ``_solve_one`` (one target) and ``_solve_columns`` (numpy columns).
 
     Args:
         chain: the chain to solve. structure: what the solver solves, for messages ("biped leg").
