@@ -85,8 +85,8 @@ def constants(values: dict) -> np.ndarray:
 
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
-WORK = (len(BRANCHES) + 3, len(BRANCHES))  # solve's scratch: references, best, the other branches'
-# q, their distances, their reasons (rows of N entries or one per other branch)
+WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, the other branches'
+# q, their distances, their reasons (rows of N entries or one per other branch), the hip pairs' bounds
 
 
 @borrowing
@@ -299,20 +299,25 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
+        bounds = work[4 + others]  # _hip_distance per (hip, turn) pair other than the first's
+        for pair in range(4):
+            bounds[pair] = -1.0  # not computed yet
         for branch in BRANCHES:
             if branch == first:
                 continue
             hip_branch, knee_branch, turn_branch = branch
             # a successful first branch is only displaced by one strictly nearer the seed; a branch
             # whose hip angles alone are no nearer is not (nor does it lower ``closest`` below the
-            # answer's distance), so its closed form is skipped
-            if (
-                found[0] == 0
-                and _hip_distance(k, rotation, translation, references, branch, seed) >= best_distance
-            ):
-                reasons[count] = SKIPPED
-                count += 1
-                continue
+            # answer's distance), so its closed form is skipped. The first's own hip pair (the knee
+            # flipped) has the first's hip angles: no nearer than the answer, never skipped.
+            pair = (0 if hip_branch == first[0] else 2) + (0 if turn_branch == first[2] else 1)
+            if found[0] == 0 and pair != 0:
+                if bounds[pair] < 0.0:
+                    bounds[pair] = _hip_distance(k, rotation, translation, references, branch, seed)
+                if bounds[pair] >= best_distance:
+                    reasons[count] = SKIPPED
+                    count += 1
+                    continue
             row = work[2 + count]
             raw = closed_form(k, rotation, translation, hip_branch, knee_branch, turn_branch, row)
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
