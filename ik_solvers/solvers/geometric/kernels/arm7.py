@@ -17,12 +17,12 @@ import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels import turn_bound
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
 FOLLOW_STEP, REFINE_STEPS = 0.05, 6  # follow.FOLLOW_STEP [rad], follow.REFINE_STEPS
 MARGIN, MARGIN_WEIGHT, DERIVATIVE_STEP = 0.1, 0.5, 1e-6  # follow.MARGIN [rad], MARGIN_WEIGHT, [rad]
-TURN_SLACK = 1e-6  # [rad] taken off the rotation angles of :func:`_turn_bound` (their rounding ≲ 1e-7)
 SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
 SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
 # where ``geo`` holds each constant of the arm (ArmGeometry's names; then the solver's options)
@@ -356,74 +356,34 @@ def _refine(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q, work):
 
 @borrowing
 def _seed_rotation(geo, arm, first):
-    """Columns of Rot(a_i, seed_i) Rot(a_i+1, seed_i+1) Rot(a_i+2, seed_i+2) from joint ``first``."""
-    rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
-    for i in range(first, first + 3):
-        axis = (geo[AXES + 3 * i], geo[AXES + 3 * i + 1], geo[AXES + 3 * i + 2])
-        rotation = _times(axis, rotation, math.cos(arm[SEED + i]), math.sin(arm[SEED + i]))
-    return rotation
-
-
-@borrowing
-def _trace_form(axis, left, right):
-    """(k, kc, ks) with tr(Rot(axis, ψ) L Rᵀ) = k + kc cos ψ + ks sin ψ, L and R given by columns."""
-    product = (
-        matvec(left, (right[0][0], right[1][0], right[2][0])),
-        matvec(left, (right[0][1], right[1][1], right[2][1])),
-        matvec(left, (right[0][2], right[1][2], right[2][2])),
-    )
-    along = trace = across = 0.0
-    for i in range(3):
-        along += axis[i] * dot(axis, product[i])
-        trace += product[i][i]
-        across += cross(axis, product[i])[i]
-    return along, trace - along, across
+    """Columns of the seed's rotation of the triple whose first joint is ``first`` (0 or 4)."""
+    axes = (geo[AXES + 3 * first : AXES + 3 * first + 9], arm[SEED + first : SEED + first + 3])
+    return turn_bound.rotation(axes[0], axes[1])
 
 
 @borrowing
 def _turn_forms(geo, arm):
-    """The trace forms (:func:`_trace_form`) of the shoulder's rotation at ψ against the seed's
-    shoulder rotation, and of the wrist's (at -ψ) against the seed's wrist rotation."""
+    """:func:`.turn_bound.forms` of the construction ``arm`` against its seed."""
     axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
     elbow_axis = (geo[ELBOW_AXIS], geo[ELBOW_AXIS + 1], geo[ELBOW_AXIS + 2])
     forward = _times(elbow_axis, frame, arm[ELBOW], arm[ELBOW + 1])
-    wrist_seed = _seed_rotation(geo, arm, 4)
-    reach = (matvec(forward, wrist_seed[0]), matvec(forward, wrist_seed[1]), matvec(forward, wrist_seed[2]))
-    return _trace_form(axis, frame, _seed_rotation(geo, arm, 0)), _trace_form(
-        axis, _columns(arm, GOAL), reach
+    return turn_bound.forms(
+        axis, frame, forward, _columns(arm, GOAL), _seed_rotation(geo, arm, 0), _seed_rotation(geo, arm, 4)
     )
-
-
-@borrowing
-def _angle(form, c, s):
-    """The rotation angle [rad] whose trace form ``form`` is evaluated at (cos ψ, sin ψ), less TURN_SLACK."""
-    cosine = min(max(0.5 * (form[0] + form[1] * c + form[2] * s - 1.0), -1.0), 1.0)
-    return max(math.acos(cosine) - TURN_SLACK, 0.0)
-
-
-@borrowing
-def _turn_bound(forms, arm, swivel):
-    """A lower bound of the distance [rad²] to the seed of any solution at ``swivel``: a triple's
-    rotation is at most |Δq1| + |Δq2| + |Δq3| from the seed's (bi-invariant angle, triangle
-    inequality), so its three squared changes sum to at least a third of that angle squared."""
-    c, s = math.cos(swivel), math.sin(swivel)
-    shoulder, wrist = _angle(forms[0], c, s), _angle(forms[1], c, -s)
-    elbow = arm[Q4] - arm[SEED + 3]
-    return shoulder * shoulder / 3.0 + elbow * elbow + wrist * wrist / 3.0
 
 
 @borrowing
 def _best_sample(shoulder, wrist, geo, arm, psi, s_upper, w_upper, best, candidate, roots, count, order):
     """follow._best_sample over the ``count`` roots (in ``order``), then SAMPLES: the solution on
     the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it. A
-    swivel whose :func:`_turn_bound` exceeds the best distance is skipped; one whose shoulder and
+    swivel whose :func:`.turn_bound.bound` exceeds the best distance is skipped; one whose shoulder and
     elbow alone are no nearer than the best skips the wrist's split.
     Returns (ψ, shoulder branch, wrist branch) of ``best`` (7,)."""
     best_distance = _distance(best, arm)
     turn_forms = _turn_forms(geo, arm)
     for i in range(count + len(SAMPLES)):
         swivel = roots[order[i]] if i < count else SAMPLES[i - count]
-        if _turn_bound(turn_forms, arm, swivel) > best_distance:
+        if turn_bound.bound(turn_forms, arm[Q4] - arm[SEED + 3], swivel) > best_distance:
             continue  # no solution at this swivel is as near the seed as the best
         frame = _turned(arm, swivel)
         s_angles, s_out, s_up = _shoulder_seed_branch(shoulder, arm, frame)
