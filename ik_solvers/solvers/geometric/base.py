@@ -1,16 +1,17 @@
 """What the geometric solvers share: target checks, wrapping and clipping, messages, batches.
 
-:class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes in
-plain arithmetic that runs on Python floats (one target) and on numpy columns (a batch) alike
-(see :mod:`~ik_solvers.solvers.geometric.vectors`): ``_solve_one`` and ``_solve_columns``. The two
-are kept apart on purpose: floats are several times faster than numpy for one target, numpy
-columns are what makes a batch fast. Most subclasses get both from
-:class:`~ik_solvers.solvers.geometric.branches.BranchSolver` (a closed form per branch); the
-7-DoF arm writes its own.
+:class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes:
+``_solve_one`` (one checked target, as arrays) and ``_solve_columns`` (a batch as numpy columns).
+The leg, the 7-DoF arm and the planar arm run both in compiled kernels
+(:mod:`~ik_solvers.solvers.geometric.kernels`); the plain arithmetic they mirror, on Python floats
+and numpy columns alike (:mod:`~ik_solvers.solvers.geometric.vectors`), is
+:class:`~ik_solvers.solvers.geometric.branches.BranchSolver`'s (a closed form per branch), kept
+as the reference the tests compare the kernels with.
 
-Everything else is here: the checks of targets, seeds and poles, the wrapping of continuous
-joints near their seed, the message table (reach reasons of the subclass, joint limits, the
-final FK check) and the block loop over a batch.
+Everything else is here: the checks of targets, seeds and poles (one compiled call for a single
+solve, :mod:`~ik_solvers.solvers.geometric.kernels.inputs`), the wrapping of continuous joints
+near their seed, the message table (reach reasons of the subclass, joint limits, the final FK
+check) and the block loop over a batch.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ik_solvers.solvers.checks import (
     valid_pose,
 )
 from ik_solvers.solvers.errors import InvalidTargetError
+from ik_solvers.solvers.geometric.kernels import inputs, prepare_kernels
 from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 
 BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
@@ -43,7 +45,7 @@ TWO_PI = 2.0 * math.pi
 
 class GeometricSolver(ABC):
     """Base of the geometric (closed-form) solvers: ``solve`` and ``solve_batch`` around a subclass's
-    ``_solve_one`` (floats) and ``_solve_columns`` (numpy columns).
+    ``_solve_one`` (one target) and ``_solve_columns`` (numpy columns).
 
     Args:
         chain: the chain to solve. structure: what the solver solves, for messages ("biped leg").
@@ -61,14 +63,18 @@ class GeometricSolver(ABC):
         self.structure = structure
         self.tolerance = float(tolerance)
         self._lower, self._upper = chain.lower.tolist(), chain.upper.tolist()
+        self._chain_lower, self._chain_upper = chain.lower.copy(), chain.upper.copy()
+        self._seed_shape = (chain.n,)
         self._middle = [0.5 * (lo + hi) for lo, hi in zip(self._lower, self._upper)]
         self._continuous = chain.continuous.tolist()
         self._any_continuous = any(self._continuous)
         self._rest_q = chain.rest_configuration()
         self._rest_pose = chain.fk(self._rest_q).ravel().tolist()
         self._messages = self._message_table(reach_messages)
+        self._batch_messages = self._batch_table(self._messages)
         self._rest_references = self._references(self._rest_q.tolist())
         self._success_message = f"solved in closed form ({structure})"
+        prepare_kernels()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.chain!r})"
@@ -83,10 +89,19 @@ class GeometricSolver(ABC):
             )
         return table
 
+    @staticmethod
+    def _batch_table(table: Mapping[int, str]) -> np.ndarray:
+        """A batch row's message by index: reason code r → table[r]; r + size, the same not continuous."""
+        size = max(table) + 1
+        messages = np.array([table.get(r, "") for r in range(size)] * 2, dtype=object)
+        messages[size:] = [(text + DISCONTINUOUS).removeprefix("; ") for text in messages[size:]]
+        return messages
+
     @abstractmethod
-    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
-        """One checked target (16 floats, row-major), seed (n floats, within limits) and pole
-        (3 floats) or None: (q as n floats, reason code, position error [m], orientation error [rad])."""
+    def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
+        """One checked target (16,) (row-major), seed (n,) within limits and pole (3,) or None, as
+        float arrays the subclass may keep: (q (n,) array or n floats, reason code, position error
+        [m], orientation error [rad], continuous)."""
 
     @abstractmethod
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
@@ -106,15 +121,6 @@ class GeometricSolver(ABC):
             return self._middle
         return [seed[i] if self._continuous[i] else self._middle[i] for i in range(self.chain.n)]
 
-    def _seed_values(self, seed) -> list[float]:
-        """A (n,) seed as floats, clipped into the limits; check_seed's checks and messages."""
-        if seed.__class__ is np.ndarray and seed.shape == (self.chain.n,) and seed.dtype.kind == "f":
-            values = seed.tolist()
-            lower, upper = self._lower, self._upper
-            if all(lower[i] <= x <= upper[i] for i, x in enumerate(values)):  # also False for NaN
-                return values
-        return check_seed(self.chain, seed).tolist()
-
     def solve(
         self, target: np.ndarray, seed: np.ndarray | None = None, pole: np.ndarray | None = None
     ) -> IKResult:
@@ -129,22 +135,39 @@ class GeometricSolver(ABC):
         Raises:
             InvalidTargetError: target not a finite (4, 4) pose with a rotation; bad seed or pole.
         """
-        if target.__class__ is not np.ndarray or target.dtype.kind != "f":
-            target = float_array(target, "target", "(4, 4) homogeneous pose of real numbers")
+        if target.__class__ is not np.ndarray or target.dtype != np.float64:
+            target = float_array(target, "target", "(4, 4) homogeneous pose of real numbers").astype(float)
         if target.shape != (4, 4):
             raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
-        entries = target.ravel().tolist()
-        if not valid_pose(*pose_columns(entries)):
+        entries = target.ravel()
+        seeded = seed is not None
+        if seeded and not (
+            seed.__class__ is np.ndarray
+            and seed.shape == self._seed_shape
+            and seed.dtype == np.float64
+            and seed.flags.c_contiguous
+        ):
+            seed = np.ascontiguousarray(check_seed(self.chain, seed))
+        clipped = np.empty(self.chain.n) if seeded else self._chain_lower
+        code = inputs.check(
+            entries, seed if seeded else clipped, seeded, self._chain_lower, self._chain_upper, clipped
+        )
+        if code == inputs.BAD_POSE:
             raise InvalidTargetError(f"target {INVALID_POSE}")
-        check_bottom_row(entries[12:])
+        if code == inputs.BAD_BOTTOM_ROW:
+            check_bottom_row(entries[12:].tolist())
         if pole is not None:
-            pole = tuple(check_pole(pole, 1).ravel().tolist())
-        seed = None if seed is None else self._seed_values(seed)
-        q, reason, position_error, orientation_error, continuous = self._solve_one(entries, seed, pole)
+            pole = check_pole(pole, 1).ravel()
+        if code == inputs.BAD_SEED:
+            check_seed(self.chain, seed)
+        q, reason, position_error, orientation_error, continuous = self._solve_one(
+            entries, clipped if seeded else None, pole
+        )
         message = self._messages[reason] or self._success_message
         if not continuous:
             message += DISCONTINUOUS
-        return IKResult(reason == 0, np.array(q), position_error, orientation_error, 0, message, continuous)
+        q = q if q.__class__ is np.ndarray else np.array(q)
+        return IKResult.of(reason == 0, q, position_error, orientation_error, 0, message, continuous)
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: np.ndarray | None = None
@@ -188,11 +211,8 @@ class GeometricSolver(ABC):
             position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
             continuous[~valid] = True
         success = reason == 0
-        table = self._messages
-        messages = tuple(
-            table[r] if kept else (table[r] + DISCONTINUOUS).removeprefix("; ")
-            for r, kept in zip(reason.tolist(), continuous.tolist())
-        )
+        codes = self._batch_messages.size // 2
+        messages = tuple(self._batch_messages[reason + codes * ~continuous].tolist())
         iterations = np.zeros(count, dtype=int)
         return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
 

@@ -150,11 +150,12 @@ class BranchSolver(GeometricSolver):
                     break
         return (*best, seed is None or _distance(best[0], seed) <= closest)
 
-    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
-        """One checked target (16 floats, row-major), seed (n floats) and pole (3 floats) or None:
+    def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
+        """One checked target (16,) (row-major), seed (n,) and pole (3,) or None, in Python floats:
         (q as n floats, reason, position error, orientation error, continuous)."""
+        seed = None if seed is None else seed.tolist()
         references = self._rest_references if seed is None else self._references(seed)
-        return self._solve_scalar(entries, references, seed)
+        return self._solve_scalar(entries.tolist(), references, seed)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors,

@@ -204,13 +204,11 @@ class LegSolver(BranchSolver):
         }
         return kernel.constants(values)
 
-    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
+    def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
         """One checked target, compiled (:func:`kernels.leg.solve`); see BranchSolver._solve_scalar."""
         q = np.empty(6)
         seeded = seed is not None
-        found = kernel.solve_entries(
-            self._constants, np.array(entries), np.array(seed) if seeded else q, seeded, q, self._work
-        )
+        found = kernel.solve_entries(self._constants, entries, seed if seeded else q, seeded, q, self._work)
         if not self.refined:
             return (q, *found)
         q, *errors = (np.array([x]) for x in (q, *found[:3]))

@@ -19,6 +19,8 @@ import numpy as np
 
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.geometric.branches import BranchSolver
+from ik_solvers.solvers.geometric.kernels import planar as kernel
+from ik_solvers.solvers.geometric.kernels import two_link as two_link_kernel
 from ik_solvers.solvers.geometric.structure import AxisLines, planar_structure, sign
 from ik_solvers.solvers.geometric.two_link import TwoLink
 from ik_solvers.solvers.geometric.vectors import Ops, add, dot, matvec, sub
@@ -73,6 +75,53 @@ class PlanarSolver(BranchSolver):
         super().__init__(
             chain, "planar two-link", self._reach_messages(tolerance), tolerance, BRANCHES[branch]
         )
+        self._constants = self._kernel_constants()
+        self._work = np.empty((2, kernel.N))
+
+    def _kernel_constants(self) -> np.ndarray:
+        """The arm's constants as the compiled solve reads them (:data:`kernels.planar.OFFSETS`)."""
+        plane_x, plane_z, normal = self._basis
+        values = {
+            "origin": self._origin,
+            "plane_x": plane_x,
+            "plane_z": plane_z,
+            "normal": normal,
+            "tip_x": self._tip_rotation[0],
+            "tip_y": self._tip_rotation[1],
+            "tip_z": self._tip_rotation[2],
+            "height": self.height,
+            "tolerance": self.tolerance,
+            "reach_min": self.two_link.reach_min,
+            "reach_max": self.two_link.reach_max,
+            "link2_x": self._link2[0],
+            "link2_z": self._link2[1],
+            "branch_count": len(self.branches),
+            "branch_0": self.branches[0],
+            "branch_1": self.branches[-1],
+            **dict(zip(two_link_kernel.LAYOUT, two_link_kernel.block(self.two_link))),
+            "lower": self._lower,
+            "upper": self._upper,
+            "middle": self._middle,
+            "continuous": self._continuous,
+        }
+        return kernel.constants(values)
+
+    def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
+        """One checked target, compiled (:func:`kernels.planar.solve`); the float form
+        (BranchSolver._solve_scalar) is the reference it mirrors."""
+        q = np.empty(2)
+        seeded = seed is not None
+        return (
+            q,
+            *kernel.solve_entries(self._constants, entries, seed if seeded else q, seeded, q, self._work),
+        )
+
+    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
+        """Every target of (16, N) ``columns`` compiled (:func:`kernels.planar.solve_columns`)."""
+        seeded = seeds is not None
+        seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((2, 1))
+        q, *found = out
+        kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
 
     def _reach_messages(self, tolerance: float) -> dict[int, str]:
         two = self.two_link

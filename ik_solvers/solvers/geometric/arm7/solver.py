@@ -116,14 +116,13 @@ class Arm7Solver(GeometricSolver):
             arms.append(construct(self, SCALAR, rotation, position, seed, None, True, flip=True))
         return [(arm, limit_swivels_one(swivel_groups(self.geometry, arm, SCALAR))) for arm in arms]
 
-    def _solve_one(self, entries: list, seed: list | None, pole: tuple | None):
+    def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
         """One target, compiled (:func:`~ik_solvers.solvers.geometric.kernels.arm7_solve.solve`);
         where the swivel search is wanted it runs through :func:`_search_one`."""
         kernels, seeded, has_pole = self._kernels, seed is not None, pole is not None
         shoulder, wrist, geo = kernels.constants
-        entries = np.array(entries)
-        seed = np.array(seed) if seeded else NO_SEED
-        pole = np.array(pole) if has_pole else NO_POLE
+        seed = seed if seeded else NO_SEED
+        pole = pole if has_pole else NO_POLE
         q = np.empty(7)
         found = arm7_solve.solve_entries(
             shoulder, wrist, geo, entries, seed, seeded, pole, has_pole, q, kernels.work

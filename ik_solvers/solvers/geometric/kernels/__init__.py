@@ -1,4 +1,6 @@
-"""The closed forms compiled (numba): :mod:`.leg` (the biped leg, single and batch) on the 3-vector
+"""The closed forms compiled (numba): :mod:`.inputs` (one solve's target and seed checks),
+:mod:`.leg` (the biped leg) and :mod:`.planar` (the planar two-link arm), single and batch, on
+:mod:`.two_link` and the 3-vector
 arithmetic of :mod:`.vector3`, in the same order of operations as the Python float/column forms
 they mirror. A solver calls :func:`prepare_kernels` once on construction: the kernels load from
 numba's on-disk cache, or compile once (:mod:`ik_solvers.compiled.cache`).
@@ -23,15 +25,29 @@ def prepare_kernels() -> None:
 def _compile_kernels() -> None:
     """Every signature the solvers call (the types are all that count): the leg's on placeholder
     constants, the arm's through a solver of the packaged robot's arm."""
-    from ik_solvers.solvers.geometric.kernels import leg
+    from ik_solvers.solvers.geometric.kernels import inputs, leg
 
+    joints = np.zeros(6)
+    inputs.check(np.eye(4).ravel(), joints, True, joints, joints, np.empty(6))
     k, work, q = np.ones(leg.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
     leg.solve_columns(k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), work)
+    _compile_planar()
     _compile_arm()
+
+
+def _compile_planar() -> None:
+    from ik_solvers.solvers.geometric.kernels import planar
+
+    k, work, q = np.ones(planar.SIZE), np.empty((2, planar.N)), np.zeros(planar.N)
+    planar.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
+    count = 2
+    out = (np.empty((count, planar.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
+    columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
+    planar.solve_columns(k, columns, np.zeros((planar.N, 1)), False, *out, np.empty(count, bool), work)
 
 
 def _compile_arm() -> None:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels import turn_bound
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
@@ -32,7 +33,7 @@ GEO_LAYOUT += (("phase", 1), ("axes", 21), ("elbow_direction", 3), ("swivel", 1)
 GEO_LAYOUT += (("jump_limit", 1), ("tolerance", 1))
 GEO = {name: sum(size for _, size in GEO_LAYOUT[:i]) for i, (name, _) in enumerate(GEO_LAYOUT)}
 GEO_SIZE = sum(size for _, size in GEO_LAYOUT)
-ELBOW_AXIS, LOWER, UPPER = GEO["elbow_axis"], GEO["lower"], GEO["upper"]
+ELBOW_AXIS, LOWER, UPPER, AXES = GEO["elbow_axis"], GEO["lower"], GEO["upper"], GEO["axes"]
 AXIS, FRAME, ELBOW, GOAL, SEED, Q4, ARM_SIZE = 0, 3, 12, 14, 23, 30, 31  # where ``arm`` holds what
 ROOTS = 2 + 2 * 12  # ±π and two roots per limit equation of both triples
 
@@ -354,14 +355,36 @@ def _refine(shoulder, wrist, geo, arm, s_upper, w_upper, psi, q, work):
 
 
 @borrowing
+def _seed_rotation(geo, arm, first):
+    """Columns of the seed's rotation of the triple whose first joint is ``first`` (0 or 4)."""
+    axes = (geo[AXES + 3 * first : AXES + 3 * first + 9], arm[SEED + first : SEED + first + 3])
+    return turn_bound.rotation(axes[0], axes[1])
+
+
+@borrowing
+def _turn_forms(geo, arm):
+    """:func:`.turn_bound.forms` of the construction ``arm`` against its seed."""
+    axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
+    elbow_axis = (geo[ELBOW_AXIS], geo[ELBOW_AXIS + 1], geo[ELBOW_AXIS + 2])
+    forward = _times(elbow_axis, frame, arm[ELBOW], arm[ELBOW + 1])
+    return turn_bound.forms(
+        axis, frame, forward, _columns(arm, GOAL), _seed_rotation(geo, arm, 0), _seed_rotation(geo, arm, 4)
+    )
+
+
+@borrowing
 def _best_sample(shoulder, wrist, geo, arm, psi, s_upper, w_upper, best, candidate, roots, count, order):
     """follow._best_sample over the ``count`` roots (in ``order``), then SAMPLES: the solution on
     the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it. A
-    swivel whose shoulder and elbow alone are no nearer than the best skips the wrist's split.
+    swivel whose :func:`.turn_bound.bound` exceeds the best distance is skipped; one whose shoulder and
+    elbow alone are no nearer than the best skips the wrist's split.
     Returns (ψ, shoulder branch, wrist branch) of ``best`` (7,)."""
     best_distance = _distance(best, arm)
+    turn_forms = _turn_forms(geo, arm)
     for i in range(count + len(SAMPLES)):
         swivel = roots[order[i]] if i < count else SAMPLES[i - count]
+        if turn_bound.bound(turn_forms, arm[Q4] - arm[SEED + 3], swivel) > best_distance:
+            continue  # no solution at this swivel is as near the seed as the best
         frame = _turned(arm, swivel)
         s_angles, s_out, s_up = _shoulder_seed_branch(shoulder, arm, frame)
         if _shoulder_distance(s_angles, arm) >= best_distance:

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import two_link
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
     checked,
@@ -34,16 +35,17 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 N = 6
 FAR, CLOSE, LATERAL = 1, 2, 3
 LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
+SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
+STRETCHED = two_link.STRETCHED  # the knee's (kernels.two_link), as leg.py's knee takes two_link's
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
-STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
 VECTORS = ("w1", "w2", "w3", "w6", "hip", "w6_tip", "p6_tip", "ankle_tip", "b1", "b2", "yaw_sine")
 VECTORS += ("yaw_cosine", "foot_offset", "tip_offset", "tip_x", "tip_y", "tip_z")
 SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw", "cos_across")
-SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link1_x", "link1_z", "link2_x", "link2_z")
-SCALARS += ("ankle_height", "ratio", "length1", "length2", "kappa", "sign_a", "sign_b", "lower_b")
-SCALARS += ("upper_b", "natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
+SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link2_x", "link2_z", "ankle_height")
+SCALARS += ("natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
+SCALARS += two_link.LAYOUT  # the knee and upper leg's two-link block (kernels.two_link)
 JOINTS = ("lower", "upper", "middle", "continuous")
 # where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
 OFFSETS = {
@@ -55,13 +57,17 @@ SIZE = 3 * len(VECTORS) + len(SCALARS) + N * len(JOINTS)
 W1, W2, W3, W6, HIP, W6_TIP, P6_TIP, ANKLE_TIP, B1, B2, YAW_SINE = (OFFSETS[n] for n in VECTORS[:11])
 YAW_COSINE, FOOT_OFFSET, TIP_OFFSET, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS[11:])
 LATERAL_W, HIP_SIGN, ROLL_SIGN, SIN_YAW, SIN_ACROSS, COS_YAW, COS_ACROSS = (OFFSETS[n] for n in SCALARS[:7])
-SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z, LINK1_X, LINK1_Z, LINK2_X, LINK2_Z = (
-    OFFSETS[n] for n in SCALARS[7:16]
+SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z = (
+    OFFSETS[n] for n in ("sign3", "sign4", "sign5", "upper_x", "upper_z")
 )
-ANKLE_HEIGHT, RATIO, LENGTH1, LENGTH2, KAPPA, SIGN_A, SIGN_B, LOWER_B = (OFFSETS[n] for n in SCALARS[16:24])
-UPPER_B, NATURAL, REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED, TURN_COS, TURN_SIN = (
-    OFFSETS[n] for n in SCALARS[24:]
+LINK2_X, LINK2_Z, ANKLE_HEIGHT, NATURAL = (
+    OFFSETS[n] for n in ("link2_x", "link2_z", "ankle_height", "natural")
 )
+REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (
+    OFFSETS[n] for n in ("reach_min", "reach_max", "tolerance", "near_seed")
+)
+TURN_COS, TURN_SIN, TWO_LINK = OFFSETS["turn_cos"], OFFSETS["turn_sin"], OFFSETS[two_link.LAYOUT[0]]
+LINK1_X, LINK1_Z, KAPPA = (OFFSETS[n] for n in ("link1_x", "link1_z", "kappa"))
 LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 
@@ -79,30 +85,8 @@ def constants(values: dict) -> np.ndarray:
 
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
-WORK = (len(BRANCHES) + 3, len(BRANCHES))  # solve's scratch: references, best, the other branches'
-# q, their distances, their reasons (rows of N entries or one per other branch)
-
-
-@borrowing
-def _two_link(k, dx, dz, bend):
-    """two_link.TwoLink.solve: (theta_a, theta_b, phi_a, phi_b, distance) for the end at (dx, dz)."""
-    length1, length2 = k[LENGTH1], k[LENGTH2]
-    distance_sq = dx * dx + dz * dz
-    cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
-    cosine = min(max(cosine, -1.0), 1.0)
-    if cosine > STRETCHED:
-        cosine = 1.0
-    psi = bend * math.atan2(math.sqrt(1.0 - cosine * cosine), cosine)
-    lower_b, upper_b, sign_b, kappa = k[LOWER_B], k[UPPER_B], k[SIGN_B], k[KAPPA]
-    theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
-    theta_b = min(max(theta_b, lower_b), upper_b)
-    phi_b = sign_b * theta_b
-    c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
-    x1, z1 = k[LINK1_X], k[LINK1_Z]
-    tx, tz = turn(c, s, k[RATIO] * x1, k[RATIO] * z1)
-    vx, vz = x1 + tx, z1 + tz
-    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
-    return k[SIGN_A] * phi_a, theta_b, phi_a, phi_b, math.sqrt(distance_sq)
+WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, the other branches'
+# q, their distances, their reasons (rows of N entries or one per other branch), the hip pairs' bounds
 
 
 @borrowing
@@ -121,12 +105,12 @@ def _hip_angles(k, pitch_axis, turn):
 
 
 @borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
-    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+def _leg_plane(k, rotation, translation, hip_branch):
+    """The first steps of :func:`closed_form`: (foot roll axis, a point of it, the leg plane's
+    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
     foot_axis = matvec(rotation, vector(k, W6_TIP))
     foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
-    hip = vector(k, HIP)
-    offset = sub(foot_point, hip)
+    offset = sub(foot_point, vector(k, HIP))
     normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
     rho = math.sqrt(dot(normal, normal))
     inverse = 1.0 / max(rho, 1e-12)
@@ -137,6 +121,14 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
     pitch_axis = combine(
         unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
     )
+    return foot_axis, foot_point, pitch_axis, lateral_miss
+
+
+@borrowing
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+    foot_axis, foot_point, pitch_axis, lateral_miss = _leg_plane(k, rotation, translation, hip_branch)
+    hip = vector(k, HIP)
     yaw, roll = _hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
@@ -149,7 +141,7 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
     relative = sub(ankle, hip)
     dx = dot(relative, plane_x) - k[UPPER_X]
     dz = dot(relative, plane_z) - k[UPPER_Z]
-    upper, knee, phi_upper, phi_knee, distance = _two_link(k, dx, dz, knee_branch * k[NATURAL])
+    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, dx, dz, knee_branch * k[NATURAL])
     q[0], q[1], q[2], q[3] = yaw, roll, upper, knee
     q[4], q[5] = k[SIGN5] * (pitch_sum - phi_upper - phi_knee), foot
     if lateral_miss:
@@ -216,15 +208,34 @@ def seed_sides(k, seed):
 def _limit(k, q, references, reason):
     """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
     for i in range(N):
-        angle, reference = q[i], references[i]
-        if not reference - math.pi <= angle < reference + math.pi:
-            angle = wrap(angle, reference)
-        lower, upper = k[LOWER + i], k[UPPER + i]
-        clipped = min(max(angle, lower), upper)
+        angle, clipped = _wrapped(k, i, q[i], references[i])
         if reason == 0 and abs(clipped - angle) > LIMIT_SLACK:
             reason = LIMIT + i
         q[i] = clipped
     return reason
+
+
+@borrowing
+def _wrapped(k, i, angle, reference):
+    """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
+    if not reference - math.pi <= angle < reference + math.pi:
+        angle = wrap(angle, reference)
+    return angle, min(max(angle, k[LOWER + i]), k[UPPER + i])
+
+
+@borrowing
+def _hip_distance(k, rotation, translation, references, branch, seed):
+    """The first two terms of :func:`_distance` for ``branch``'s answer (its hip yaw and roll,
+    wrapped and clipped as :func:`_limit` does): a lower bound of that branch's whole distance to
+    the seed (the other terms are squares), at the cost of the hip angles alone."""
+    hip_branch, _, turn = branch
+    yaw, roll = _hip_angles(k, _leg_plane(k, rotation, translation, hip_branch)[2], turn)
+    yaw = _wrapped(k, 0, yaw, references[0])[1]
+    roll = _wrapped(k, 1, roll, references[1])[1]
+    total = 0.0
+    total += (yaw - seed[0]) * (yaw - seed[0])
+    total += (roll - seed[1]) * (roll - seed[1])
+    return total
 
 
 @borrowing
@@ -288,9 +299,25 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
-        for hip_branch, knee_branch, turn_branch in BRANCHES:
-            if (hip_branch, knee_branch, turn_branch) == first:
+        bounds = work[4 + others]  # _hip_distance per (hip, turn) pair other than the first's
+        for pair in range(4):
+            bounds[pair] = -1.0  # not computed yet
+        for branch in BRANCHES:
+            if branch == first:
                 continue
+            hip_branch, knee_branch, turn_branch = branch
+            # a successful first branch is only displaced by one strictly nearer the seed; a branch
+            # whose hip angles alone are no nearer is not (nor does it lower ``closest`` below the
+            # answer's distance), so its closed form is skipped. The first's own hip pair (the knee
+            # flipped) has the first's hip angles: no nearer than the answer, never skipped.
+            pair = (0 if hip_branch == first[0] else 2) + (0 if turn_branch == first[2] else 1)
+            if found[0] == 0 and pair != 0:
+                if bounds[pair] < 0.0:
+                    bounds[pair] = _hip_distance(k, rotation, translation, references, branch, seed)
+                if bounds[pair] >= best_distance:
+                    reasons[count] = SKIPPED
+                    count += 1
+                    continue
             row = work[2 + count]
             raw = closed_form(k, rotation, translation, hip_branch, knee_branch, turn_branch, row)
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)

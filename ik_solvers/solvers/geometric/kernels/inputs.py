@@ -1,0 +1,49 @@
+"""The checks of one solve's target and seed compiled (numba), so that a single solve pays one
+kernel call for them instead of some 5 µs of Python floats.
+
+The arithmetic of :func:`ik_solvers.solvers.checks.valid_pose` and
+:func:`~ik_solvers.solvers.checks.check_bottom_row` in the same order of operations (the same
+verdict on every target), and the seed's clipping of :func:`~ik_solvers.solvers.checks.check_seed`.
+The caller raises the same errors with the same messages from the code returned.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.compiled.jit import borrowing
+
+VALID, BAD_POSE, BAD_BOTTOM_ROW, BAD_SEED = 0, 1, 2, 3
+TOLERANCE = 1e-6  # checks.valid_pose's and checks.check_bottom_row's default
+
+
+@borrowing
+def check(e, seed, seeded, lower, upper, clipped):
+    """Check a target given as 16 row-major entries ``e`` and, when ``seeded``, a seed (n,) [rad].
+
+    The seed clipped into [lower, upper] goes to ``clipped`` (n,).
+
+    Returns:
+        VALID; BAD_POSE (not finite, or the rotation not orthonormal with det +1, to 1e-6);
+        BAD_BOTTOM_ROW (not [0, 0, 0, 1] to 1e-6); BAD_SEED (a non-finite seed entry).
+    """
+    a0, a1, a2, b0, b1, b2, d0, d1, d2 = e[0], e[4], e[8], e[1], e[5], e[9], e[2], e[6], e[10]
+    x, y, z = e[3], e[7], e[11]
+    total = a0 + a1 + a2 + b0 + b1 + b2 + d0 + d1 + d2 + x + y + z
+    finite = (total - total) == 0.0
+    bad = abs(a0 * a0 + a1 * a1 + a2 * a2 - 1.0) + abs(b0 * b0 + b1 * b1 + b2 * b2 - 1.0)
+    bad = bad + abs(d0 * d0 + d1 * d1 + d2 * d2 - 1.0) + abs(a0 * b0 + a1 * b1 + a2 * b2)
+    bad = bad + abs(a0 * d0 + a1 * d1 + a2 * d2) + abs(b0 * d0 + b1 * d1 + b2 * d2)
+    determinant = a0 * (b1 * d2 - b2 * d1) + a1 * (b2 * d0 - b0 * d2) + a2 * (b0 * d1 - b1 * d0)
+    if not (finite and bad < TOLERANCE and determinant > 0.0):
+        return BAD_POSE
+    row_ok = abs(e[12]) <= TOLERANCE and abs(e[13]) <= TOLERANCE and abs(e[14]) <= TOLERANCE
+    if not (row_ok and abs(e[15] - 1.0) <= TOLERANCE):
+        return BAD_BOTTOM_ROW
+    if seeded:
+        for i in range(seed.shape[0]):
+            value = seed[i]
+            if not math.isfinite(value):
+                return BAD_SEED
+            clipped[i] = min(max(value, lower[i]), upper[i])
+    return VALID

@@ -1,0 +1,58 @@
+"""The planar two-link's closed form compiled (numba): :meth:`TwoLink.solve
+<ik_solvers.solvers.geometric.two_link.TwoLink.solve>` in the same order of operations, for the
+leg's kernel (its knee and upper leg) and the planar arm's.
+
+A solver's two-link constants sit in its constants array ``k`` as one block laid out by
+:data:`LAYOUT`, starting at an offset the solver chooses.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels.vector3 import turn, wrap
+
+STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
+LAYOUT = (
+    "length1",
+    "length2",
+    "lower_b",
+    "upper_b",
+    "sign_a",
+    "sign_b",
+    "kappa",
+    "ratio",
+    "link1_x",
+    "link1_z",
+)
+LENGTH1, LENGTH2, LOWER_B, UPPER_B, SIGN_A, SIGN_B, KAPPA, RATIO, LINK1_X, LINK1_Z = range(len(LAYOUT))
+
+
+def block(two_link) -> list[float]:
+    """The :data:`LAYOUT` block of a :class:`~ik_solvers.solvers.geometric.two_link.TwoLink`."""
+    values = {"link1_x": two_link.link1[0], "link1_z": two_link.link1[1]}
+    return [float(values[name]) if name in values else float(getattr(two_link, name)) for name in LAYOUT]
+
+
+@borrowing
+def solve(k, at, dx, dz, bend):
+    """TwoLink.solve for the block at ``k[at:]``: (theta_a, theta_b, phi_a, phi_b, distance) for
+    the end at (dx, dz) [m] in plane coordinates, ``bend`` +1 or -1."""
+    length1, length2 = k[at + LENGTH1], k[at + LENGTH2]
+    distance_sq = dx * dx + dz * dz
+    cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
+    cosine = min(max(cosine, -1.0), 1.0)
+    if cosine > STRETCHED:
+        cosine = 1.0
+    psi = bend * math.atan2(math.sqrt(1.0 - cosine * cosine), cosine)
+    lower_b, upper_b, sign_b, kappa = k[at + LOWER_B], k[at + UPPER_B], k[at + SIGN_B], k[at + KAPPA]
+    theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
+    theta_b = min(max(theta_b, lower_b), upper_b)
+    phi_b = sign_b * theta_b
+    c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
+    x1, z1, ratio = k[at + LINK1_X], k[at + LINK1_Z], k[at + RATIO]
+    tx, tz = turn(c, s, ratio * x1, ratio * z1)
+    vx, vz = x1 + tx, z1 + tz
+    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
+    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, math.sqrt(distance_sq)
