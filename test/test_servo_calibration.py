@@ -21,7 +21,12 @@ from ik_solvers.model import RobotModel
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 URDF = REPO_ROOT / "urdf" / "humanoid.urdf"
-FILES = sorted((REPO_ROOT / "config" / "servos").glob("*.yaml"))
+# the bus calibrations; the servo models beside them (sim_node's servo_model) are no calibrations
+FILES = sorted(
+    path
+    for path in (REPO_ROOT / "config" / "servos").glob("*.yaml")
+    if not path.name.endswith("servo_models.yaml")
+)
 
 
 def joint_entry(**overrides) -> dict:

@@ -1,5 +1,5 @@
 """Stops mid-walk in real MuJoCo: the floating-base packaged humanoid, walked by the library loop
-(:class:`ik_solvers.walk.offline.OfflineWalker`, a zero command stopping at once as walk_node's
+(:class:`ik_solvers.walk.offline.OfflineWalker`, a ``None`` command stopping at once as walk_node's
 dead-man timeout does), with ``config/walk.yaml``.
 
 One walk, four stops at the moments that differ most: early in a forward swing (the swing is
@@ -41,9 +41,9 @@ def stopped():
     at_once = {}
     for name, (fractions, swing, phase) in STOPS.items():
         walking = first_lift + (swing - 1) * config.step_period + phase * config.single_support
-        walker.run([(walking, tuple(np.array(fractions) * largest)), (0.0, (0.0, 0.0, 0.0))])
+        walker.run([(walking, tuple(np.array(fractions) * largest)), (0.0, None)])
         at_once[name] = walker.generator.planner.stopping
-        walker.run([(REST, (0.0, 0.0, 0.0))])
+        walker.run([(REST, None)])
     return walker, walker.log.measured(), at_once
 
 

@@ -121,17 +121,20 @@ class OfflineWalker:
         self.robot.step(round(seconds / self.robot.config.timestep))
 
     def run(
-        self, schedule: Iterable[tuple[float, Command]], progress: Callable[[float], None] | None = None
+        self,
+        schedule: Iterable[tuple[float, Command | None]],
+        progress: Callable[[float], None] | None = None,
     ) -> None:
-        """Walk ``schedule``: (duration [s], command) pairs in order, a zero command stopping at
-        once as walk_node's (:meth:`WalkingPatternGenerator.stop`); logs every tick."""
+        """Walk ``schedule``: (duration [s], command) pairs in order; logs every tick. A command,
+        zero included, is planned ``command_delay`` later, as walk_node plans a ``cmd_vel``;
+        ``None`` stops at once, as walk_node's dead-man timeout (:meth:`WalkingPatternGenerator.stop`)."""
         dt = self.generator.config.dt
         substeps = max(round(dt / self.robot.config.timestep), 1)
         for duration, command in schedule:
-            if any(command):
-                self.generator.set_command(*command)
-            else:
+            if command is None:
                 self.generator.stop()
+            else:
+                self.generator.set_command(*command)
             for _ in range(round(duration / dt)):
                 start = time.perf_counter()
                 tick = self.generator.step()
