@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
-from ik_solvers.solvers.geometric.kernels import two_link
+from ik_solvers.solvers.geometric.kernels import layout, two_link
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
     checked,
@@ -48,12 +48,7 @@ SCALARS += ("natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn
 SCALARS += two_link.LAYOUT  # the knee and upper leg's two-link block (kernels.two_link)
 JOINTS = ("lower", "upper", "middle", "continuous")
 # where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
-OFFSETS = {
-    **{name: 3 * i for i, name in enumerate(VECTORS)},
-    **{name: 3 * len(VECTORS) + i for i, name in enumerate(SCALARS)},
-    **{name: 3 * len(VECTORS) + len(SCALARS) + N * i for i, name in enumerate(JOINTS)},
-}
-SIZE = 3 * len(VECTORS) + len(SCALARS) + N * len(JOINTS)
+OFFSETS, SIZE = layout.offsets(VECTORS, SCALARS, JOINTS, N)
 W1, W2, W3, W6, HIP, W6_TIP, P6_TIP, ANKLE_TIP, B1, B2, YAW_SINE = (OFFSETS[n] for n in VECTORS[:11])
 YAW_COSINE, FOOT_OFFSET, TIP_OFFSET, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS[11:])
 LATERAL_W, HIP_SIGN, ROLL_SIGN, SIN_YAW, SIN_ACROSS, COS_YAW, COS_ACROSS = (OFFSETS[n] for n in SCALARS[:7])
@@ -73,14 +68,7 @@ LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 def constants(values: dict) -> np.ndarray:
     """(SIZE,) the leg's constants laid out by :data:`OFFSETS` (``values``: name → float or floats)."""
-    missing = sorted(set(OFFSETS) - set(values))
-    if missing:
-        raise ValueError(f"the leg kernel's constants lack {missing}")
-    k = np.zeros(SIZE)
-    for name, value in values.items():
-        entries = np.atleast_1d(np.asarray(value, dtype=float))
-        k[OFFSETS[name] : OFFSETS[name] + entries.size] = entries
-    return k
+    return layout.pack(OFFSETS, SIZE, values, "leg")
 
 
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first

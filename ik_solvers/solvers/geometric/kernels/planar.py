@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
-from ik_solvers.solvers.geometric.kernels import two_link
+from ik_solvers.solvers.geometric.kernels import layout, two_link
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     NOT_MET,
     add,
@@ -37,12 +37,7 @@ VECTORS = ("origin", "plane_x", "plane_z", "normal", "tip_x", "tip_y", "tip_z")
 SCALARS = ("height", "tolerance", "reach_min", "reach_max", "link2_x", "link2_z", "branch_count")
 SCALARS += ("branch_0", "branch_1", *two_link.LAYOUT)
 JOINTS = ("lower", "upper", "middle", "continuous")
-OFFSETS = {
-    **{name: 3 * i for i, name in enumerate(VECTORS)},
-    **{name: 3 * len(VECTORS) + i for i, name in enumerate(SCALARS)},
-    **{name: 3 * len(VECTORS) + len(SCALARS) + N * i for i, name in enumerate(JOINTS)},
-}
-SIZE = 3 * len(VECTORS) + len(SCALARS) + N * len(JOINTS)
+OFFSETS, SIZE = layout.offsets(VECTORS, SCALARS, JOINTS, N)
 ORIGIN, PLANE_X, PLANE_Z, NORMAL, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS)
 HEIGHT, TOLERANCE, REACH_MIN, REACH_MAX, LINK2_X, LINK2_Z, BRANCH_COUNT, BRANCH_0 = (
     OFFSETS[n] for n in SCALARS[:8]
@@ -54,14 +49,7 @@ LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 def constants(values: dict) -> np.ndarray:
     """(SIZE,) the arm's constants laid out by :data:`OFFSETS` (``values``: name → float or floats)."""
-    missing = sorted(set(OFFSETS) - set(values))
-    if missing:
-        raise ValueError(f"the planar kernel's constants lack {missing}")
-    k = np.zeros(SIZE)
-    for name, value in values.items():
-        entries = np.atleast_1d(np.asarray(value, dtype=float))
-        k[OFFSETS[name] : OFFSETS[name] + entries.size] = entries
-    return k
+    return layout.pack(OFFSETS, SIZE, values, "planar")
 
 
 @borrowing
