@@ -15,7 +15,7 @@ from geometry_msgs.msg import PointStamped, PoseStamped
 from parameter_client import ParameterClient
 from rcl_interfaces.srv import ListParameters
 from rclpy.qos import QoSProfile
-from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
+from ros_helpers import DEFAULT_TIMEOUT, call_service, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 
 from ik_solvers.spatial import matrix_to_quaternion
@@ -120,9 +120,9 @@ class IKNodeClient:
         return set(self._call(self.list_client, ListParameters.Request()).result.names)
 
     def _call(self, client, request):
-        future = client.call_async(request)
-        assert spin_until(self.executor, future.done), f"no answer from {client.srv_name}:\n{self.output()}"
-        return future.result()
+        response = call_service(self.executor, client, request)
+        assert response is not None, f"no answer from {client.srv_name}:\n{self.output()}"
+        return response
 
     def send_target(self, chain: str, pose: np.ndarray, frame: str = "", stamp=None) -> None:
         """Publish a target pose (4, 4) in ``frame`` for ``chain``."""

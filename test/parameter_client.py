@@ -5,7 +5,7 @@ from __future__ import annotations
 from rcl_interfaces.msg import SetParametersResult
 from rcl_interfaces.srv import GetParameters, SetParameters
 from rclpy.parameter import Parameter, parameter_value_to_python
-from ros_helpers import spin_until
+from ros_helpers import call_service, spin_until
 
 
 class ParameterClient:
@@ -37,6 +37,6 @@ class ParameterClient:
         return parameter_value_to_python(response.values[0])
 
     def _call(self, client, request):
-        future = client.call_async(request)
-        assert spin_until(self.executor, future.done), f"no answer from {client.srv_name}"
-        return future.result()
+        response = call_service(self.executor, client, request)
+        assert response is not None, f"no answer from {client.srv_name}"
+        return response

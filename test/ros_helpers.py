@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ik_solvers.demo.processes import console_script
 
+RESEND_AFTER = 3.0  # [s] a service answer not here by then is taken as lost: see call_service
 DEFAULT_TIMEOUT = 30.0  # [s] a failure bound only: discovery usually takes ~0.1–0.3 s, but a loaded 2-core CI machine has taken over 10 s
 
 
@@ -27,6 +28,25 @@ def spin_until(executor, condition: Callable[[], bool], timeout: float = DEFAULT
             return condition()
         executor.spin_once(timeout_sec=min(0.05, remaining))
     return True
+
+
+def call_service(
+    executor, client, request, timeout: float = DEFAULT_TIMEOUT, resend_after: float = RESEND_AFTER
+):
+    """Call ``client``'s service with ``request`` and spin until it answers; the response, or None
+    after ``timeout`` [s]. The request is sent again every ``resend_after`` [s]: an answer can be lost
+    although ``service_is_ready()`` was true, when the server's response writer has not yet matched
+    this client's response reader (a DDS service-discovery race, ros2/rmw_fastrtps#418; it shows on a
+    loaded machine). Use only for requests that may be repeated (reads, idempotent sets)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        future = client.call_async(request)
+        wait = min(resend_after, deadline - time.monotonic())
+        if spin_until(executor, future.done, max(wait, 0.0)):
+            return future.result()
+        client.remove_pending_request(future)
+        if time.monotonic() >= deadline:
+            return None
 
 
 def wait_for_matching(executor, endpoint, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> bool:

@@ -113,7 +113,7 @@ def test_every_parameter_the_files_set_is_declared_by_the_node(processes, make_n
     pytest.importorskip("rclpy")
     from ik_node_harness import node_arguments
     from rcl_interfaces.srv import ListParameters
-    from ros_helpers import spin_until
+    from ros_helpers import call_service, spin_until
 
     names = _ik_node_parameter_names()
     assert "jacobian.method" in names and "robot_description" in names  # chain_names: found in the tree
@@ -121,7 +121,7 @@ def test_every_parameter_the_files_set_is_declared_by_the_node(processes, make_n
     client = make_node("launch_parameter_check").create_client(ListParameters, "/ik_node/list_parameters")
     ready = spin_until(executor, lambda: client.service_is_ready() or process.poll() is not None)
     assert ready and process.poll() is None, processes.output(process)
-    future = client.call_async(ListParameters.Request())
-    assert spin_until(executor, future.done), processes.output(process)
-    undeclared = names - set(future.result().result.names)
+    response = call_service(executor, client, ListParameters.Request())
+    assert response is not None, processes.output(process)
+    undeclared = names - set(response.result.names)
     assert not undeclared, f"set in config/ or launch/ but not declared by ik_node: {sorted(undeclared)}"

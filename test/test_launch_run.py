@@ -30,7 +30,7 @@ from geometry_msgs.msg import PoseStamped, Twist
 from humanoid_factory import HumanoidSpec, LegDims, humanoid_urdf
 from ik_node_harness import pose_stamped, positions_of
 from maker_humanoids import MakerSpec, maker_urdf
-from ros_helpers import DEFAULT_TIMEOUT, spin_until, wait_for_matching
+from ros_helpers import DEFAULT_TIMEOUT, call_service, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from workspaces import VENDOR_MISSING, build_composition_interfaces, launch_environment, vendor_present
@@ -155,9 +155,9 @@ def ready(session, launched: Launched, client) -> None:
 
 
 def call(session, client, request, launched: Launched):
-    future = client.call_async(request)
-    assert spin_until(session.executor, future.done), f"no answer:\n{launched.output()}"
-    return future.result()
+    response = call_service(session.executor, client, request)
+    assert response is not None, f"no answer:\n{launched.output()}"
+    return response
 
 
 def resend_until(session, publisher, message, condition, timeout: float = DEFAULT_TIMEOUT) -> bool:

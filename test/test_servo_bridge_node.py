@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("rclpy")
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from ros_helpers import spin_until, wait_for_matching
+from ros_helpers import call_service, spin_until, wait_for_matching
 from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool
 
@@ -208,8 +208,8 @@ def test_skipped_commands_are_logged_naming_them_at_most_once_a_second_under_a_f
 def test_the_torque_service_turns_every_servo_off_and_on(rig):
     assert rig.torque.wait_for_service(timeout_sec=TIMEOUT)
     for on in (False, True):
-        future = rig.torque.call_async(SetBool.Request(data=on))
-        assert rig.spin_until(future.done) and future.result().success, future.result()
+        response = call_service(rig.session.executor, rig.torque, SetBool.Request(data=on), TIMEOUT)
+        assert response is not None and response.success, response
         assert {s["torque"] for s in rig.emulator.state().values()} == {int(on)}
 
 
@@ -223,9 +223,9 @@ def test_every_parameter_the_launch_file_sets_is_declared_by_the_node(rig):
     names = {key.value for key in bridge.value.keys}
     client = rig.node.create_client(ListParameters, "/servo_bridge/list_parameters")
     assert client.wait_for_service(timeout_sec=TIMEOUT)
-    future = client.call_async(ListParameters.Request())
-    assert rig.spin_until(future.done)
-    assert names and names <= set(future.result().result.names)
+    response = call_service(rig.session.executor, client, ListParameters.Request(), TIMEOUT)
+    assert response is not None
+    assert names and names <= set(response.result.names)
 
 
 def test_torque_goes_off_when_the_node_stops(rig):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from ros_helpers import spin_until
+from ros_helpers import call_service, spin_until
 
 pytest.importorskip("rclpy")
 pytest.importorskip("mujoco")
@@ -70,8 +70,8 @@ def test_without_orientation_the_message_says_so_and_torque_off_zeroes_every_eff
     )  # [N m] the servos hold the robot up (straight legs: little)
     client = node.create_client(SetBool, "/sim_node/set_torque")
     assert client.wait_for_service(timeout_sec=10.0), processes.output(process)
-    future = client.call_async(SetBool.Request(data=False))
-    assert spin_until(executor, future.done, timeout=10.0) and future.result().success
+    response = call_service(executor, client, SetBool.Request(data=False))
+    assert response is not None and response.success
     count = len(states)
     assert spin_until(executor, lambda: len(states) > count + 5)
     assert max(abs(e) for e in states[-1].effort) == 0.0

@@ -29,6 +29,8 @@ from ik_solvers.node.clock import node_seconds
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers_interfaces.srv import SolveIK
 
+LOST_ANSWER = 2.0  # [s] a solve_ik call unanswered this long is taken as lost and sent again
+
 
 def _stamp_nanoseconds(stamp) -> int:
     return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
@@ -45,7 +47,8 @@ class DemoNode(Node):
         self.start = self.seconds()
         # ROS time − this node's seconds [s]: 0 on simulated time, system − monotonic otherwise
         self.clock_offset = 0.0 if sim_time else time.time() - time.monotonic()
-        self.pending: set[str] = set()  # chains with a solve_ik call in flight
+        # chain → (monotonic send time [s], future) of its solve_ik call in flight
+        self.pending: dict[str, tuple[float, Future]] = {}
         self.solve_counts: dict[str, tuple[int, int]] = {}
         self.target_publishers = {
             name: self.create_publisher(PoseStamped, f"{name}/target_pose", 10) for name in chains
@@ -110,19 +113,22 @@ class DemoNode(Node):
 
     def check(self, chain: str, pose: np.ndarray, pole: np.ndarray | None) -> None:
         """Ask ``solve_ik`` for the same target (unless a call for ``chain`` is in flight); record the answer."""
-        if chain in self.pending:
-            return
+        in_flight = self.pending.get(chain)
+        if in_flight is not None:
+            if time.monotonic() - in_flight[0] < LOST_ANSWER:
+                return
+            self.solve_client.remove_pending_request(in_flight[1])  # lost: DDS discovery can drop one
         request = SolveIK.Request(chain=chain, target=self._pose_message(chain, pose))
         if pole is not None:
             request.use_pole = True
             request.pole.x, request.pole.y, request.pole.z = (float(v) for v in pole)
-        self.pending.add(chain)
         sent = self.now()
         future = self.solve_client.call_async(request)
+        self.pending[chain] = (time.monotonic(), future)
         future.add_done_callback(lambda done: self._on_solved(chain, sent, done))
 
     def _on_solved(self, chain: str, sent: float, future: Future) -> None:
-        self.pending.discard(chain)
+        self.pending.pop(chain, None)
         response = future.result()
         if response is not None:
             self.recording.add_solve(

@@ -91,6 +91,9 @@ class FallGuard:
         node.create_subscription(Imu, imu_topic, self.on_imu, 50)
         node.create_timer(DIAGNOSTIC_PERIOD, self.publish_diagnostics)
         self._torque_timer = None
+        # made at start-up, not at the fall: a client made just before its call can see the service
+        # ready while the service cannot answer it yet (DDS discovery still matching)
+        self.torque_client = node.create_client(SetBool, self.service_name) if self.service_name else None
 
     @property
     def fallen(self) -> bool:
@@ -135,7 +138,7 @@ class FallGuard:
     def _switch_torque_off(self) -> None:
         """Ask the torque service to turn the servos off (once; its answer goes to diagnostics)."""
         self.node.destroy_timer(self._torque_timer)
-        client = self.node.create_client(SetBool, self.service_name)
+        client = self.torque_client
         if not client.service_is_ready():
             self.torque_off = f"service {self.service_name} not available"
             self.node.get_logger().error(f"cannot turn torque off after the fall: {self.torque_off}")
