@@ -56,8 +56,18 @@ def assert_exact(chain, result, targets):
     assert np.all(chain.within_limits(result.q))
 
 
+def configurations(chain, count: int, rng: np.random.Generator, gimbal: float = 0.1) -> np.ndarray:
+    """(count, 6) random in-limit configurations, a ``gimbal`` share of them with the hip roll
+    exactly at ±π/2 (the hip gimbal, where the yaw and pitch axes align: a measure-zero set that
+    uniform samples never hit, and where the closed form's yaw is free)."""
+    q = chain.random_configurations(count, rng)
+    rows = rng.random(count) < gimbal
+    q[rows, 1] = np.where(rng.random(rows.sum()) < 0.5, -0.5, 0.5) * math.pi
+    return q
+
+
 def test_every_in_limit_configuration_is_solved_unseeded(leg):
-    targets = leg.fk(leg.random_configurations(1000, np.random.default_rng(0)))
+    targets = leg.fk(configurations(leg, 2000, np.random.default_rng(0)))
     solver = make_solver("geometric", leg)
     assert isinstance(solver, LegSolver)
     assert_exact(leg, solver.solve_batch(targets), targets)
@@ -65,7 +75,7 @@ def test_every_in_limit_configuration_is_solved_unseeded(leg):
 
 def test_every_in_limit_configuration_is_solved_seeded_near(leg):
     rng = np.random.default_rng(1)
-    q = leg.random_configurations(1000, rng)
+    q = configurations(leg, 2000, rng)
     targets = leg.fk(q)
     seeds = np.clip(q + rng.normal(0.0, 0.05, q.shape), leg.lower, leg.upper)
     result = make_solver("geometric", leg).solve_batch(targets, seeds=seeds)
@@ -83,6 +93,26 @@ def test_pitch_axis_nearly_along_the_yaw_axis_is_solved_exactly(leg):
     q[:, 1] = np.where(rng.random(1000) < 0.5, -1.0, 1.0) * (0.5 * math.pi - rng.uniform(1e-10, 1e-7, 1000))
     targets = leg.fk(q)
     assert_exact(leg, make_solver("geometric", leg).solve_batch(targets), targets)
+
+
+def test_targets_exactly_at_the_hip_gimbal_are_solved_nearest_the_seed(leg):
+    """Hip roll exactly ±π/2: the yaw and the pitch axes align, the sole pose fixes only their
+    combination, and the yaw the closed form read from rounding left the hip pitch outside its
+    limits on 0.1-0.4 % (OP3) to 3 % (the wide leg, whose pitch axis passes 25 mm from the hip centre)
+    of such targets. The yaw is now the feasible one nearest the seed's (unseeded: the rest's),
+    compiled and in floats alike."""
+    rng = np.random.default_rng(7)
+    q = configurations(leg, 1000, rng, gimbal=1.0)
+    targets = leg.fk(q)
+    solver = make_solver("geometric", leg)
+    assert_exact(leg, solver.solve_batch(targets), targets)
+    self_seeded = solver.solve_batch(targets, seeds=q)
+    assert_exact(leg, self_seeded, targets)
+    assert np.abs(self_seeded.q - q).max() < 1e-9  # the seed's own yaw, not another of the family
+    near = np.clip(q + rng.normal(0.0, 0.05, q.shape), leg.lower, leg.upper)
+    assert_exact(leg, solver.solve_batch(targets, seeds=near), targets)
+    results = assert_leg_agrees(solver, targets[:40], {"none": None, "near": near[:40]})
+    assert all(result.success for result in results)
 
 
 def test_compiled_leg_gives_the_float_answers_on_both_hip_turns(leg):

@@ -61,8 +61,9 @@ class BranchSolver(GeometricSolver):
         self.near_seed = float(near_seed)
 
     @abstractmethod
-    def _closed_form(self, rotation, translation, branch, ops: Ops):
-        """Raw joint angles (n floats or columns) and the reach reason code of one branch."""
+    def _closed_form(self, rotation, translation, branch, ops: Ops, seed=None):
+        """Raw joint angles (n floats or columns) and the reach reason code of one branch; ``seed``
+        (n floats, or None) picks among a continuum of solutions where the branch has one."""
 
     @abstractmethod
     def _forward(self, q, ops: Ops):
@@ -79,10 +80,11 @@ class BranchSolver(GeometricSolver):
         own branch (floats or columns). Default: every branch."""
         return True
 
-    def _branch_rows(self, entries, references, branch, ops: Ops):
-        """One branch for targets given as 16 row-major entries: (q, reason, errors)."""
+    def _branch_rows(self, entries, references, branch, ops: Ops, seed=None):
+        """One branch for targets given as 16 row-major entries: (q, reason, errors); ``seed`` as
+        in :meth:`_closed_form`."""
         rotation, translation = pose_columns(entries)
-        raw, reason = self._closed_form(rotation, translation, branch, ops)
+        raw, reason = self._closed_form(rotation, translation, branch, ops, seed)
         if ops is SCALAR:
             q, reason = self._limit_scalar(raw, references, reason)
         else:
@@ -132,14 +134,14 @@ class BranchSolver(GeometricSolver):
         """
         preferred, border = (None, False) if seed is None else self._seed_branch(seed, SCALAR)
         first = self.branches[0] if preferred is None else preferred
-        best = self._branch_rows(entries, references, first, SCALAR)
+        best = self._branch_rows(entries, references, first, SCALAR, seed)
         if best[1] == 0 and (seed is None or (_distance(best[0], seed) < self.near_seed and not border)):
             return (*best, True)
         closest = math.inf if seed is None else _distance(best[0], seed)
         for branch in self.branches:
             if branch == first:
                 continue
-            other = self._branch_rows(entries, references, branch, SCALAR)
+            other = self._branch_rows(entries, references, branch, SCALAR, seed)
             if seed is not None and self._rival(branch, first):
                 closest = min(closest, _distance(other[0], seed))
             if other[1] == 0 and (

@@ -39,12 +39,14 @@ from ik_solvers.chain import Chain
 from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
-from ik_solvers.solvers.geometric.kernels import prepare_kernels
+from ik_solvers.solvers.geometric.kernels import leg_layout, prepare_kernels
+from ik_solvers.solvers.geometric.leg_gimbal import ALIGNED, gimbal_yaw
 from ik_solvers.solvers.geometric.refine import MODEL_SLACK, model_deviation, refine
 from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
 from ik_solvers.solvers.geometric.two_link import TwoLink
 from ik_solvers.solvers.geometric.vectors import (
     COLUMNS,
+    SCALAR,
     Ops,
     add,
     scale,
@@ -144,7 +146,7 @@ class LegSolver(BranchSolver):
         self.refined = model_deviation(chain, self._model_poses) > MODEL_SLACK
 
     def _kernel_constants(self) -> np.ndarray:
-        """The leg's constants as the compiled solve reads them (:data:`kernels.leg.OFFSETS`)."""
+        """The leg's constants as the compiled solve reads them (:data:`kernels.leg_layout.OFFSETS`)."""
         two = self.two_link
         (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
         values = {
@@ -201,8 +203,9 @@ class LegSolver(BranchSolver):
             "upper": self._upper,
             "middle": self._middle,
             "continuous": self._continuous,
+            "rest_yaw": float(self._rest_q[0]),
         }
-        return kernel.constants(values)
+        return leg_layout.constants(values)
 
     def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
         """One checked target, compiled (:func:`kernels.leg.solve`); see BranchSolver._solve_scalar."""
@@ -252,12 +255,14 @@ class LegSolver(BranchSolver):
             f"W = {abs(self.lateral):.4g} m; q is the nearest pose with the leg plane through that axis",
         }
 
-    def _closed_form(self, rotation, translation, branch, ops: Ops):
-        """Raw joint angles (6-tuple) and reach reason for sole poses given as columns.
+    def _closed_form(self, rotation, translation, branch, ops: Ops, seed=None):
+        """Raw joint angles (6-tuple) and reach reason for sole poses given as floats or columns.
 
         ``branch`` = (hip, knee, turn): +1 the straight-standing leg's side / the knee's natural bend /
         the hip's default yaw-roll pair, -1 the other (the leg plane's second tangent through the foot
         roll axis / knee reversed / hip yaw turned by pi with the roll mirrored: the same pitch axis).
+        At the hip gimbal (floats) the yaw is the feasible one nearest ``seed``'s (n floats), else
+        the rest configuration's (:mod:`.leg_gimbal`); columns come from the compiled batch instead.
         """
         hip_branch, knee_branch, turn = branch
         foot_axis = ops.matvec(rotation, self._w6_tip)
@@ -276,20 +281,25 @@ class LegSolver(BranchSolver):
             ops.cross(foot_axis, unit),
             hip_branch * self.hip_sign * ops.sqrt(1.0 - cosine * cosine),
         )
-        yaw, roll = self._hip_angles(pitch_axis, turn, ops)
+        yaw, roll, spread = self._hip_angles(pitch_axis, turn, ops)
         v = tmatvec(rotation, pitch_axis, ops)
         foot = -ops.atan2(ops.dot(self._b1, v), ops.dot(self._b2, v))
+        c6, s6 = ops.cos(foot), ops.sin(foot)
+        ankle = add(foot_point, ops.rotate(foot_axis, c6, -s6, ops.matvec(rotation, self._ankle_tip)))
+        relative = sub(ankle, self._hip)
+        two = self.two_link
+        bend = knee_branch * two.natural
+        if ops is SCALAR and spread <= ALIGNED:  # the hip gimbal: the yaw is free (leg_gimbal.py)
+            references = self._rest_references if seed is None else self._references(seed)
+            preferred = self._rest_q[0] if seed is None else seed[0]
+            yaw = gimbal_yaw(self, roll, pitch_axis, foot_axis, relative, bend, references, preferred)
         c1, s1, c2, s2 = ops.cos(yaw), ops.sin(yaw), ops.cos(roll), ops.sin(roll)
         plane_x = ops.rotate(self._w1, c1, s1, ops.rotate(self._w2, c2, s2, self._w6))
         plane_z = ops.cross(pitch_axis, plane_x)
         pitch_sum = ops.atan2(ops.dot(foot_axis, plane_z), ops.dot(foot_axis, plane_x))
-        c6, s6 = ops.cos(foot), ops.sin(foot)
-        ankle = add(foot_point, ops.rotate(foot_axis, c6, -s6, ops.matvec(rotation, self._ankle_tip)))
-        relative = sub(ankle, self._hip)
         dx = ops.dot(relative, plane_x) - self._upper_point[0]
         dz = ops.dot(relative, plane_z) - self._upper_point[1]
-        two = self.two_link
-        upper, knee, phi_upper, phi_knee, distance = two.solve(dx, dz, knee_branch * two.natural, ops)
+        upper, knee, phi_upper, phi_knee, distance = two.solve(dx, dz, bend, ops)
         ankle_angle = self._pitch_signs[2] * (pitch_sum - phi_upper - phi_knee)
         reason = ops.where(distance < two.reach_min - REACH_SLACK, CLOSE, 0)
         reason = ops.where(distance > two.reach_max + REACH_SLACK, FAR, reason)
@@ -339,17 +349,19 @@ class LegSolver(BranchSolver):
         return side, ops.sin(phi_knee + two.kappa)
 
     def _hip_angles(self, pitch_axis, turn, ops: Ops):
-        """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``; ``turn`` +1 the
-        default pair, -1 the other (yaw + pi, the pitch axis' part across the yaw axis reversed)."""
+        """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis``, and the length of the
+        pitch axis' part across the yaw axis (0 at the gimbal); ``turn`` +1 the default pair, -1 the
+        other (yaw + pi, the pitch axis' part across the yaw axis reversed)."""
         along_yaw = ops.dot(self._w1, pitch_axis)
         beside = sub(pitch_axis, scale(self._w1, along_yaw))  # not sqrt(1 - along²): exact at the gimbal
-        across = turn * self.roll_sign * ops.sqrt(ops.dot(beside, beside))
+        spread = ops.sqrt(ops.dot(beside, beside))
+        across = turn * self.roll_sign * spread
         (sin_yaw, sin_across), (cos_yaw, cos_across) = self._roll_terms
         roll = ops.atan2(along_yaw * sin_yaw + across * sin_across, along_yaw * cos_yaw + across * cos_across)
         yaw = ops.atan2(
             turn * ops.dot(pitch_axis, self._yaw_sine), turn * ops.dot(pitch_axis, self._yaw_cosine)
         )
-        return yaw, roll
+        return yaw, roll, spread
 
     def _forward(self, q, ops: Ops):
         """Sole pose (rotation columns, translation) of q, by the leg-plane structure."""

@@ -137,7 +137,8 @@ class PlanarSolver(BranchSolver):
     def _missed(self, position_error, orientation_error):
         return position_error > self.tolerance
 
-    def _closed_form(self, rotation, translation, branch, ops: Ops):
+    def _closed_form(self, rotation, translation, branch, ops: Ops, seed=None):
+        """The two angles of one bend; ``seed`` unused (a bend's solution is unique)."""
         (bend,) = (branch,)
         relative = sub(translation, self._origin)
         plane_x, plane_z, normal = self._basis

@@ -25,11 +25,11 @@ def prepare_kernels() -> None:
 def _compile_kernels() -> None:
     """Every signature the solvers call (the types are all that count): the leg's on placeholder
     constants, the arm's through a solver of the packaged robot's arm."""
-    from ik_solvers.solvers.geometric.kernels import inputs, leg
+    from ik_solvers.solvers.geometric.kernels import inputs, leg, leg_layout
 
     joints = np.zeros(6)
     inputs.check(np.eye(4).ravel(), joints, True, joints, joints, np.empty(6))
-    k, work, q = np.ones(leg.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
+    k, work, q = np.ones(leg_layout.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))

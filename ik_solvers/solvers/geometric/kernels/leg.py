@@ -5,17 +5,66 @@ angles, the planar two-link in the leg plane; see that module's docstring) and t
 of :class:`~ik_solvers.solvers.geometric.branches.BranchSolver` (the seed's own branch first, every
 branch near a border, the successful solution nearest the seed), in the same order of operations,
 so the answers are the Python layer's to rounding. The leg's constants come in one float array,
-``k``, laid out by :data:`LAYOUT` (:func:`ik_solvers.solvers.geometric.leg.LegSolver` fills it).
+``k``, laid out by :mod:`.leg_layout` (:class:`~ik_solvers.solvers.geometric.leg.LegSolver` fills it).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ik_solvers.compiled.jit import borrowing
-from ik_solvers.solvers.geometric.kernels import layout, two_link
+from ik_solvers.solvers.geometric.kernels import leg_gimbal, two_link
+from ik_solvers.solvers.geometric.kernels.leg_layout import (
+    ANKLE_HEIGHT,
+    ANKLE_TIP,
+    B1,
+    B2,
+    CONTINUOUS,
+    COS_ACROSS,
+    COS_YAW,
+    FOOT_OFFSET,
+    HIP,
+    HIP_SIGN,
+    KAPPA,
+    LATERAL_W,
+    LINK1_X,
+    LINK1_Z,
+    LINK2_X,
+    LINK2_Z,
+    LOWER,
+    MIDDLE,
+    NATURAL,
+    NEAR_SEED,
+    P6_TIP,
+    REACH_MAX,
+    REACH_MIN,
+    REST_YAW,
+    ROLL_SIGN,
+    SIGN3,
+    SIGN4,
+    SIGN5,
+    SIN_ACROSS,
+    SIN_YAW,
+    TIP_OFFSET,
+    TIP_X,
+    TIP_Y,
+    TIP_Z,
+    TOLERANCE,
+    TURN_COS,
+    TURN_SIN,
+    TWO_LINK,
+    UPPER,
+    UPPER_X,
+    UPPER_Z,
+    W1,
+    W2,
+    W3,
+    W6,
+    W6_TIP,
+    YAW_COSINE,
+    YAW_SINE,
+    N,
+)
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
     checked,
@@ -32,7 +81,6 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
     wrap,
 )
 
-N = 6
 FAR, CLOSE, LATERAL = 1, 2, 3
 LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
 SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
@@ -40,37 +88,6 @@ STRETCHED = two_link.STRETCHED  # the knee's (kernels.two_link), as leg.py's kne
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
-VECTORS = ("w1", "w2", "w3", "w6", "hip", "w6_tip", "p6_tip", "ankle_tip", "b1", "b2", "yaw_sine")
-VECTORS += ("yaw_cosine", "foot_offset", "tip_offset", "tip_x", "tip_y", "tip_z")
-SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw", "cos_across")
-SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link2_x", "link2_z", "ankle_height")
-SCALARS += ("natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
-SCALARS += two_link.LAYOUT  # the knee and upper leg's two-link block (kernels.two_link)
-JOINTS = ("lower", "upper", "middle", "continuous")
-# where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
-OFFSETS, SIZE = layout.offsets(VECTORS, SCALARS, JOINTS, N)
-W1, W2, W3, W6, HIP, W6_TIP, P6_TIP, ANKLE_TIP, B1, B2, YAW_SINE = (OFFSETS[n] for n in VECTORS[:11])
-YAW_COSINE, FOOT_OFFSET, TIP_OFFSET, TIP_X, TIP_Y, TIP_Z = (OFFSETS[n] for n in VECTORS[11:])
-LATERAL_W, HIP_SIGN, ROLL_SIGN, SIN_YAW, SIN_ACROSS, COS_YAW, COS_ACROSS = (OFFSETS[n] for n in SCALARS[:7])
-SIGN3, SIGN4, SIGN5, UPPER_X, UPPER_Z = (
-    OFFSETS[n] for n in ("sign3", "sign4", "sign5", "upper_x", "upper_z")
-)
-LINK2_X, LINK2_Z, ANKLE_HEIGHT, NATURAL = (
-    OFFSETS[n] for n in ("link2_x", "link2_z", "ankle_height", "natural")
-)
-REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (
-    OFFSETS[n] for n in ("reach_min", "reach_max", "tolerance", "near_seed")
-)
-TURN_COS, TURN_SIN, TWO_LINK = OFFSETS["turn_cos"], OFFSETS["turn_sin"], OFFSETS[two_link.LAYOUT[0]]
-LINK1_X, LINK1_Z, KAPPA = (OFFSETS[n] for n in ("link1_x", "link1_z", "kappa"))
-LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
-
-
-def constants(values: dict) -> np.ndarray:
-    """(SIZE,) the leg's constants laid out by :data:`OFFSETS` (``values``: name → float or floats)."""
-    return layout.pack(OFFSETS, SIZE, values, "leg")
-
-
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, the other branches'
@@ -79,17 +96,19 @@ WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, 
 
 @borrowing
 def _hip_angles(k, pitch_axis, turn):
-    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis`` (``turn``: the pair)."""
+    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis`` (``turn``: the pair),
+    and the length of the pitch axis' part across the yaw axis (LegSolver._hip_angles)."""
     along_yaw = dot(vector(k, W1), pitch_axis)
     beside = sub(pitch_axis, scale(vector(k, W1), along_yaw))  # LegSolver._hip_angles: exact at the gimbal
-    across = turn * k[ROLL_SIGN] * math.sqrt(dot(beside, beside))
+    spread = math.sqrt(dot(beside, beside))
+    across = turn * k[ROLL_SIGN] * spread
     roll = math.atan2(
         along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
     )
     yaw = math.atan2(
         turn * dot(pitch_axis, vector(k, YAW_SINE)), turn * dot(pitch_axis, vector(k, YAW_COSINE))
     )
-    return yaw, roll
+    return yaw, roll, spread
 
 
 @borrowing
@@ -113,23 +132,28 @@ def _leg_plane(k, rotation, translation, hip_branch):
 
 
 @borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q):
-    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason."""
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
+    the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
+    ``references``: the limit check's, per joint)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = _leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
-    yaw, roll = _hip_angles(k, pitch_axis, turn)
+    yaw, roll, spread = _hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
+    c6, s6 = math.cos(foot), math.sin(foot)
+    ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
+    relative = sub(ankle, hip)
+    bend = knee_branch * k[NATURAL]
+    if spread <= leg_gimbal.ALIGNED:
+        yaw = leg_gimbal.gimbal_yaw(k, roll, pitch_axis, foot_axis, relative, bend, references, preferred)
     c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
     plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
     plane_z = cross(pitch_axis, plane_x)
     pitch_sum = math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
-    c6, s6 = math.cos(foot), math.sin(foot)
-    ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
-    relative = sub(ankle, hip)
     dx = dot(relative, plane_x) - k[UPPER_X]
     dz = dot(relative, plane_z) - k[UPPER_Z]
-    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, dx, dz, knee_branch * k[NATURAL])
+    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, dx, dz, bend)
     q[0], q[1], q[2], q[3] = yaw, roll, upper, knee
     q[4], q[5] = k[SIGN5] * (pitch_sum - phi_upper - phi_knee), foot
     if lateral_miss:
@@ -215,13 +239,15 @@ def _wrapped(k, i, angle, reference):
 def _hip_distance(k, rotation, translation, references, branch, seed):
     """The first two terms of :func:`_distance` for ``branch``'s answer (its hip yaw and roll,
     wrapped and clipped as :func:`_limit` does): a lower bound of that branch's whole distance to
-    the seed (the other terms are squares), at the cost of the hip angles alone."""
+    the seed (the other terms are squares), at the cost of the hip angles alone. At the hip gimbal
+    the yaw is chosen later (:mod:`.leg_gimbal`): the roll's term alone bounds it there."""
     hip_branch, _, turn = branch
-    yaw, roll = _hip_angles(k, _leg_plane(k, rotation, translation, hip_branch)[2], turn)
+    yaw, roll, spread = _hip_angles(k, _leg_plane(k, rotation, translation, hip_branch)[2], turn)
     yaw = _wrapped(k, 0, yaw, references[0])[1]
     roll = _wrapped(k, 1, roll, references[1])[1]
     total = 0.0
-    total += (yaw - seed[0]) * (yaw - seed[0])
+    if spread > leg_gimbal.ALIGNED:
+        total += (yaw - seed[0]) * (yaw - seed[0])
     total += (roll - seed[1]) * (roll - seed[1])
     return total
 
@@ -235,10 +261,12 @@ def _checked(k, rotation, translation, q, reason):
 
 
 @borrowing
-def _branch(k, rotation, translation, references, branch, q):
-    """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad])."""
+def _branch(k, rotation, translation, references, preferred, branch, q):
+    """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
+    ``preferred``: the yaw [rad] :func:`closed_form` takes at the hip gimbal where it can."""
     hip, knee, turn = branch
-    reason = _limit(k, q, references, closed_form(k, rotation, translation, hip, knee, turn, q))
+    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
+    reason = _limit(k, q, references, raw)
     return _checked(k, rotation, translation, q, reason)
 
 
@@ -274,6 +302,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
     if not seeded:
         return _first_success(k, rotation, translation, references, q, work[2])
+    preferred = seed[0]
     hip, knee, turn = seed_sides(k, seed)
     first = (
         k[HIP_SIGN] if hip >= 0.0 else -k[HIP_SIGN],
@@ -282,7 +311,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     )
     border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
     border = border or abs(turn) < TURN_BORDER
-    found = _branch(k, rotation, translation, references, first, best)
+    found = _branch(k, rotation, translation, references, preferred, first, best)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
@@ -307,7 +336,9 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                     count += 1
                     continue
             row = work[2 + count]
-            raw = closed_form(k, rotation, translation, hip_branch, knee_branch, turn_branch, row)
+            raw = closed_form(
+                k, rotation, translation, hip_branch, knee_branch, turn_branch, row, references, preferred
+            )
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])
@@ -342,10 +373,10 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
 def _first_success(k, rotation, translation, references, q, other):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
     q; ``other`` (N,) is scratch."""
-    found = _branch(k, rotation, translation, references, BRANCHES[0], q)
+    found = _branch(k, rotation, translation, references, k[REST_YAW], BRANCHES[0], q)
     if found[0] != 0:
         for branch in BRANCHES[1:]:
-            checked = _branch(k, rotation, translation, references, branch, other)
+            checked = _branch(k, rotation, translation, references, k[REST_YAW], branch, other)
             if checked[0] == 0:
                 _copy(other, q)
                 return checked[0], checked[1], checked[2], True
