@@ -13,38 +13,31 @@ from __future__ import annotations
 import math
 
 from ik_solvers.compiled.jit import borrowing
-from ik_solvers.solvers.geometric.kernels import leg_gimbal, two_link
+from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
+from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
     ANKLE_HEIGHT,
     ANKLE_TIP,
     B1,
     B2,
     CONTINUOUS,
-    COS_ACROSS,
-    COS_YAW,
     FOOT_OFFSET,
     HIP,
     HIP_SIGN,
     KAPPA,
-    LATERAL_W,
     LINK1_X,
     LINK1_Z,
     LINK2_X,
     LINK2_Z,
-    LOWER,
     MIDDLE,
     NATURAL,
     NEAR_SEED,
-    P6_TIP,
     REACH_MAX,
     REACH_MIN,
     REST_YAW,
-    ROLL_SIGN,
     SIGN3,
     SIGN4,
     SIGN5,
-    SIN_ACROSS,
-    SIN_YAW,
     TIP_OFFSET,
     TIP_X,
     TIP_Y,
@@ -53,32 +46,25 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     TURN_COS,
     TURN_SIN,
     TWO_LINK,
-    UPPER,
     UPPER_X,
     UPPER_Z,
     W1,
     W2,
     W3,
     W6,
-    W6_TIP,
-    YAW_COSINE,
-    YAW_SINE,
     N,
 )
 from ik_solvers.solvers.geometric.kernels.vector3 import (
     add,
     checked,
-    combine,
     cross,
     dot,
     matvec,
     rotate,
-    scale,
     sub,
     tmatvec,
     turn,
     vector,
-    wrap,
 )
 
 FAR, CLOSE, LATERAL = 1, 2, 3
@@ -95,50 +81,13 @@ WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, 
 
 
 @borrowing
-def _hip_angles(k, pitch_axis, turn):
-    """Yaw and roll [rad] that turn the q = 0 pitch axis onto ``pitch_axis`` (``turn``: the pair),
-    and the length of the pitch axis' part across the yaw axis (LegSolver._hip_angles)."""
-    along_yaw = dot(vector(k, W1), pitch_axis)
-    beside = sub(pitch_axis, scale(vector(k, W1), along_yaw))  # LegSolver._hip_angles: exact at the gimbal
-    spread = math.sqrt(dot(beside, beside))
-    across = turn * k[ROLL_SIGN] * spread
-    roll = math.atan2(
-        along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
-    )
-    yaw = math.atan2(
-        turn * dot(pitch_axis, vector(k, YAW_SINE)), turn * dot(pitch_axis, vector(k, YAW_COSINE))
-    )
-    return yaw, roll, spread
-
-
-@borrowing
-def _leg_plane(k, rotation, translation, hip_branch):
-    """The first steps of :func:`closed_form`: (foot roll axis, a point of it, the leg plane's
-    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
-    foot_axis = matvec(rotation, vector(k, W6_TIP))
-    foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
-    offset = sub(foot_point, vector(k, HIP))
-    normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
-    rho = math.sqrt(dot(normal, normal))
-    inverse = 1.0 / max(rho, 1e-12)
-    cosine = k[LATERAL_W] * inverse
-    lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
-    cosine = min(max(cosine, -1.0), 1.0)
-    unit = scale(normal, inverse)
-    pitch_axis = combine(
-        unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
-    )
-    return foot_axis, foot_point, pitch_axis, lateral_miss
-
-
-@borrowing
 def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
     """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
     the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
     ``references``: the limit check's, per joint)."""
-    foot_axis, foot_point, pitch_axis, lateral_miss = _leg_plane(k, rotation, translation, hip_branch)
+    foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
-    yaw, roll, spread = _hip_angles(k, pitch_axis, turn)
+    yaw, roll, spread = hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
     c6, s6 = math.cos(foot), math.sin(foot)
@@ -220,36 +169,11 @@ def seed_sides(k, seed):
 def _limit(k, q, references, reason):
     """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
     for i in range(N):
-        angle, clipped = _wrapped(k, i, q[i], references[i])
+        angle, clipped = wrapped(k, i, q[i], references[i])
         if reason == 0 and abs(clipped - angle) > LIMIT_SLACK:
             reason = LIMIT + i
         q[i] = clipped
     return reason
-
-
-@borrowing
-def _wrapped(k, i, angle, reference):
-    """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
-    if not reference - math.pi <= angle < reference + math.pi:
-        angle = wrap(angle, reference)
-    return angle, min(max(angle, k[LOWER + i]), k[UPPER + i])
-
-
-@borrowing
-def _hip_distance(k, rotation, translation, references, branch, seed):
-    """The first two terms of :func:`_distance` for ``branch``'s answer (its hip yaw and roll,
-    wrapped and clipped as :func:`_limit` does): a lower bound of that branch's whole distance to
-    the seed (the other terms are squares), at the cost of the hip angles alone. At the hip gimbal
-    the yaw is chosen later (:mod:`.leg_gimbal`): the roll's term alone bounds it there."""
-    hip_branch, _, turn = branch
-    yaw, roll, spread = _hip_angles(k, _leg_plane(k, rotation, translation, hip_branch)[2], turn)
-    yaw = _wrapped(k, 0, yaw, references[0])[1]
-    roll = _wrapped(k, 1, roll, references[1])[1]
-    total = 0.0
-    if spread > leg_gimbal.ALIGNED:
-        total += (yaw - seed[0]) * (yaw - seed[0])
-    total += (roll - seed[1]) * (roll - seed[1])
-    return total
 
 
 @borrowing
@@ -316,25 +240,21 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
-        bounds = work[4 + others]  # _hip_distance per (hip, turn) pair other than the first's
-        for pair in range(4):
-            bounds[pair] = -1.0  # not computed yet
+        bounds = work[4 + others]  # leg_hip.bounds per (hip, turn) pair
+        if found[0] == 0:
+            leg_hip.bounds(k, rotation, translation, references, first, best, seed, best_distance, bounds)
         for branch in BRANCHES:
             if branch == first:
                 continue
             hip_branch, knee_branch, turn_branch = branch
             # a successful first branch is only displaced by one strictly nearer the seed; a branch
-            # whose hip angles alone are no nearer is not (nor does it lower ``closest`` below the
-            # answer's distance), so its closed form is skipped. The first's own hip pair (the knee
-            # flipped) has the first's hip angles: no nearer than the answer, never skipped.
+            # whose bound (part of its distance) is no nearer is not (nor does it lower ``closest``
+            # below the answer's distance), so its closed form is skipped.
             pair = (0 if hip_branch == first[0] else 2) + (0 if turn_branch == first[2] else 1)
-            if found[0] == 0 and pair != 0:
-                if bounds[pair] < 0.0:
-                    bounds[pair] = _hip_distance(k, rotation, translation, references, branch, seed)
-                if bounds[pair] >= best_distance:
-                    reasons[count] = SKIPPED
-                    count += 1
-                    continue
+            if found[0] == 0 and bounds[pair] >= best_distance:
+                reasons[count] = SKIPPED
+                count += 1
+                continue
             row = work[2 + count]
             raw = closed_form(
                 k, rotation, translation, hip_branch, knee_branch, turn_branch, row, references, preferred

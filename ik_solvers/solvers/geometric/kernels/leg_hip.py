@@ -1,0 +1,159 @@
+"""The leg's hip compiled (numba): the leg plane and the hip angles of
+:class:`~ik_solvers.solvers.geometric.leg.LegSolver` (its ``_closed_form`` and ``_hip_angles``),
+and cheap lower bounds of a branch's distance to the seed, with which the seeded search of
+:func:`.leg.solve` skips the branches that cannot beat the answer it has.
+
+A branch's answer q is wrapped and clipped joint by joint (:func:`wrapped`), and its distance to
+the seed is the sum of the squared joint differences, so any part of that sum bounds it from below.
+The other branches share most of their joints with one already solved: the first's own hip pair
+with the knee flipped has the same hip angles and foot roll, and a knee mirrored about the stretch
+(the two-link's bend -ψ for ψ: θ' = -θ - 2 s κ); a hip pair's yaw and roll cost a leg plane and two
+arctangents, the yaw's one alone often enough.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import two_link
+from ik_solvers.solvers.geometric.kernels.leg_gimbal import ALIGNED
+from ik_solvers.solvers.geometric.kernels.leg_layout import (
+    COS_ACROSS,
+    COS_YAW,
+    HIP,
+    HIP_SIGN,
+    KAPPA,
+    LATERAL_W,
+    LOWER,
+    P6_TIP,
+    ROLL_SIGN,
+    SIN_ACROSS,
+    SIN_YAW,
+    TWO_LINK,
+    UPPER,
+    W1,
+    W6_TIP,
+    YAW_COSINE,
+    YAW_SINE,
+)
+from ik_solvers.solvers.geometric.kernels.vector3 import (
+    add,
+    combine,
+    cross,
+    dot,
+    matvec,
+    scale,
+    sub,
+    vector,
+    wrap,
+)
+
+REACH_SLACK = 1e-12  # [m] leg.REACH_SLACK
+FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (≤ 1e-9) and rounding
+
+
+@borrowing
+def leg_plane(k, rotation, translation, hip_branch):
+    """The first steps of :func:`.leg.closed_form`: (foot roll axis, a point of it, the leg plane's
+    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
+    foot_axis = matvec(rotation, vector(k, W6_TIP))
+    foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
+    offset = sub(foot_point, vector(k, HIP))
+    normal = sub(offset, scale(foot_axis, dot(offset, foot_axis)))
+    rho = math.sqrt(dot(normal, normal))
+    inverse = 1.0 / max(rho, 1e-12)
+    cosine = k[LATERAL_W] * inverse
+    lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
+    cosine = min(max(cosine, -1.0), 1.0)
+    unit = scale(normal, inverse)
+    pitch_axis = combine(
+        unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
+    )
+    return foot_axis, foot_point, pitch_axis, lateral_miss
+
+
+@borrowing
+def hip_terms(k, pitch_axis):
+    """What both hip pairs' angles are made of: (the pitch axis along the yaw axis, the length of
+    its part across it (0 at the gimbal), its yaw sine and cosine terms)."""
+    along_yaw = dot(vector(k, W1), pitch_axis)
+    beside = sub(pitch_axis, scale(vector(k, W1), along_yaw))  # LegSolver._hip_angles: exact at the gimbal
+    spread = math.sqrt(dot(beside, beside))
+    return along_yaw, spread, dot(pitch_axis, vector(k, YAW_SINE)), dot(pitch_axis, vector(k, YAW_COSINE))
+
+
+@borrowing
+def hip_roll(k, terms, turn):
+    """The roll [rad] of the hip pair ``turn`` from :func:`hip_terms`."""
+    along_yaw, spread = terms[0], terms[1]
+    across = turn * k[ROLL_SIGN] * spread
+    return math.atan2(
+        along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
+    )
+
+
+@borrowing
+def hip_angles(k, pitch_axis, turn):
+    """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
+    ``pitch_axis`` (``turn``: the pair), and the length of its part across the yaw axis."""
+    terms = hip_terms(k, pitch_axis)
+    roll = hip_roll(k, terms, turn)
+    return math.atan2(turn * terms[2], turn * terms[3]), roll, terms[1]
+
+
+@borrowing
+def wrapped(k, i, angle, reference):
+    """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
+    if not reference - math.pi <= angle < reference + math.pi:
+        angle = wrap(angle, reference)
+    return angle, min(max(angle, k[LOWER + i]), k[UPPER + i])
+
+
+@borrowing
+def _square(x):
+    return x * x
+
+
+@borrowing
+def _pair_bound(k, terms, turn, references, seed, enough):
+    """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
+    yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
+    chosen later)."""
+    total = 0.0
+    if terms[1] > ALIGNED:
+        yaw = wrapped(k, 0, math.atan2(turn * terms[2], turn * terms[3]), references[0])[1]
+        total = _square(yaw - seed[0])
+        if total >= enough:
+            return total
+    return total + _square(wrapped(k, 1, hip_roll(k, terms, turn), references[1])[1] - seed[1])
+
+
+@borrowing
+def _flip_bound(k, answer, gimbal, references, seed):
+    """The roll's, knee's and foot roll's terms of the distance to the seed of the answer's own hip
+    pair with the knee flipped (the knee's left out at the gimbal, where the yaw and with it the
+    knee follow the bend)."""
+    total = _square(answer[1] - seed[1]) + _square(answer[5] - seed[5])
+    if gimbal:
+        return total
+    lower, upper = k[TWO_LINK + two_link.LOWER_B], k[TWO_LINK + two_link.UPPER_B]
+    knee = wrap(-answer[3] - 2.0 * k[TWO_LINK + two_link.SIGN_B] * k[KAPPA], 0.5 * (lower + upper))
+    knee = wrapped(k, 3, min(max(knee, lower), upper), references[3])[1]
+    return total + _square(max(abs(knee - seed[3]) - FLIP_SLACK, 0.0))
+
+
+@borrowing
+def bounds(k, rotation, translation, references, first, answer, seed, enough, out):
+    """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
+    ``first`` (whose successful answer is ``answer``), per pair into ``out``[:4]: 0 the first's hip
+    pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip plane (the first's turn, the
+    other). A bound may stop short once it reaches ``enough`` [rad²]."""
+    for plane in range(2):
+        hip_branch = first[0] if plane == 0 else -first[0]
+        terms = hip_terms(k, leg_plane(k, rotation, translation, hip_branch)[2])
+        if plane == 0:
+            out[0] = _flip_bound(k, answer, terms[1] <= ALIGNED, references, seed)
+        else:
+            out[2] = _pair_bound(k, terms, first[2], references, seed, enough)
+        out[2 * plane + 1] = _pair_bound(k, terms, -first[2], references, seed, enough)
