@@ -41,6 +41,7 @@ BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy c
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
 INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
 TWO_PI = 2.0 * math.pi
+FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on one solve's hot path
 
 
 class GeometricSolver(ABC):
@@ -65,6 +66,7 @@ class GeometricSolver(ABC):
         self._lower, self._upper = chain.lower.tolist(), chain.upper.tolist()
         self._chain_lower, self._chain_upper = chain.lower.copy(), chain.upper.copy()
         self._seed_shape = (chain.n,)
+        self._clipped_seed = np.empty(chain.n)  # one solve's seed clipped into the limits, reused
         self._middle = [0.5 * (lo + hi) for lo, hi in zip(self._lower, self._upper)]
         self._continuous = chain.continuous.tolist()
         self._any_continuous = any(self._continuous)
@@ -144,11 +146,11 @@ class GeometricSolver(ABC):
         if seeded and not (
             seed.__class__ is np.ndarray
             and seed.shape == self._seed_shape
-            and seed.dtype == np.float64
+            and seed.dtype is FLOAT64
             and seed.flags.c_contiguous
         ):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
-        clipped = np.empty(self.chain.n) if seeded else self._chain_lower
+        clipped = self._clipped_seed if seeded else self._chain_lower
         code = inputs.check(
             entries, seed if seeded else clipped, seeded, self._chain_lower, self._chain_upper, clipped
         )
