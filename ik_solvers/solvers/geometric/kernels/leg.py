@@ -76,15 +76,30 @@ LIMIT_SLACK = 1e-9  # [rad]
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
-WORK = (len(BRANCHES) + 4, len(BRANCHES))  # solve's scratch: references, best, the other branches'
-# q, their distances, their reasons (rows of N entries or one per other branch), the hip pairs' bounds
+HIP_PART = 8  # hip_part's entries
+PARTS = len(BRANCHES) + 4  # work's first row of hip parts, one per (hip, turn) pair (leg_hip.bounds' order)
+WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references, best, the other
+# branches' q, their distances, their reasons (rows of N entries or one per other branch), the hip
+# pairs' bounds, the hip pairs' parts
 
 
 @borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred, part):
     """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
     the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
-    ``references``: the limit check's, per joint)."""
+    ``references``: the limit check's, per joint). ``part``: :data:`HIP_PART` scratch, left holding
+    the hip pair's part (:func:`hip_part`)."""
+    bend = knee_branch * k[NATURAL]
+    hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred, part)
+    return knee_part(k, part, bend, q)
+
+
+@borrowing
+def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred, part):
+    """:func:`closed_form` up to the knee, into ``part`` (:data:`HIP_PART`): yaw, roll, foot roll,
+    pitch sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the
+    plane misses W, and 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where
+    the yaw follows the knee's ``bend``)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
     yaw, roll, spread = hip_angles(k, pitch_axis, turn)
@@ -93,19 +108,27 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     c6, s6 = math.cos(foot), math.sin(foot)
     ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
     relative = sub(ankle, hip)
-    bend = knee_branch * k[NATURAL]
-    if spread <= leg_gimbal.ALIGNED:
+    shared = spread > leg_gimbal.ALIGNED
+    if not shared:
         yaw = leg_gimbal.gimbal_yaw(k, roll, pitch_axis, foot_axis, relative, bend, references, preferred)
     c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
     plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
     plane_z = cross(pitch_axis, plane_x)
-    pitch_sum = math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
-    dx = dot(relative, plane_x) - k[UPPER_X]
-    dz = dot(relative, plane_z) - k[UPPER_Z]
-    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, dx, dz, bend)
-    q[0], q[1], q[2], q[3] = yaw, roll, upper, knee
-    q[4], q[5] = k[SIGN5] * (pitch_sum - phi_upper - phi_knee), foot
-    if lateral_miss:
+    part[0], part[1], part[2] = yaw, roll, foot
+    part[3] = math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
+    part[4] = dot(relative, plane_x) - k[UPPER_X]
+    part[5] = dot(relative, plane_z) - k[UPPER_Z]
+    part[6], part[7] = 1.0 if lateral_miss else 0.0, 1.0 if shared else 0.0
+
+
+@borrowing
+def knee_part(k, part, bend, q):
+    """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`) on: the knee's ``bend``
+    (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
+    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, part[4], part[5], bend)
+    q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
+    q[4], q[5] = k[SIGN5] * (part[3] - phi_upper - phi_knee), part[2]
+    if part[6] != 0.0:
         return LATERAL
     if distance > k[REACH_MAX] + REACH_SLACK:
         return FAR
@@ -185,11 +208,11 @@ def _checked(k, rotation, translation, q, reason):
 
 
 @borrowing
-def _branch(k, rotation, translation, references, preferred, branch, q):
+def _branch(k, rotation, translation, references, preferred, branch, q, part):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
-    ``preferred``: the yaw [rad] :func:`closed_form` takes at the hip gimbal where it can."""
+    ``preferred``, ``part``: as :func:`closed_form` takes them."""
     hip, knee, turn = branch
-    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
+    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred, part)
     reason = _limit(k, q, references, raw)
     return _checked(k, rotation, translation, q, reason)
 
@@ -225,7 +248,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     for i in range(N):
         references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
     if not seeded:
-        return _first_success(k, rotation, translation, references, q, work[2])
+        return _first_success(k, rotation, translation, references, q, work[2], work[PARTS])
     preferred = seed[0]
     hip, knee, turn = seed_sides(k, seed)
     first = (
@@ -235,12 +258,14 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     )
     border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
     border = border or abs(turn) < TURN_BORDER
-    found = _branch(k, rotation, translation, references, preferred, first, best)
+    found = _branch(k, rotation, translation, references, preferred, first, best, work[PARTS])
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
         bounds = work[4 + others]  # leg_hip.bounds per (hip, turn) pair
+        for pair in range(1, 4):
+            work[PARTS + pair, HIP_PART - 1] = 0.0  # not solved yet; pair 0 is the first's
         if found[0] == 0:
             leg_hip.bounds(k, rotation, translation, references, first, best, seed, best_distance, bounds)
         for branch in BRANCHES:
@@ -255,10 +280,22 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 reasons[count] = SKIPPED
                 count += 1
                 continue
-            row = work[2 + count]
-            raw = closed_form(
-                k, rotation, translation, hip_branch, knee_branch, turn_branch, row, references, preferred
-            )
+            row, part = work[2 + count], work[PARTS + pair]
+            if part[HIP_PART - 1] != 0.0:  # the pair's hip part, solved for the other knee bend
+                raw = knee_part(k, part, knee_branch * k[NATURAL], row)
+            else:
+                raw = closed_form(
+                    k,
+                    rotation,
+                    translation,
+                    hip_branch,
+                    knee_branch,
+                    turn_branch,
+                    row,
+                    references,
+                    preferred,
+                    part,
+                )
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])
@@ -290,13 +327,13 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
 
 
 @borrowing
-def _first_success(k, rotation, translation, references, q, other):
+def _first_success(k, rotation, translation, references, q, other, part):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
-    q; ``other`` (N,) is scratch."""
-    found = _branch(k, rotation, translation, references, k[REST_YAW], BRANCHES[0], q)
+    q; ``other`` (N,) and ``part`` (HIP_PART,) are scratch."""
+    found = _branch(k, rotation, translation, references, k[REST_YAW], BRANCHES[0], q, part)
     if found[0] != 0:
         for branch in BRANCHES[1:]:
-            checked = _branch(k, rotation, translation, references, k[REST_YAW], branch, other)
+            checked = _branch(k, rotation, translation, references, k[REST_YAW], branch, other, part)
             if checked[0] == 0:
                 _copy(other, q)
                 return checked[0], checked[1], checked[2], True
