@@ -267,7 +267,9 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         for pair in range(1, 4):
             work[PARTS + pair, HIP_PART - 1] = 0.0  # not solved yet; pair 0 is the first's
         if found[0] == 0:
-            leg_hip.bounds(k, rotation, translation, references, first, best, seed, best_distance, bounds)
+            leg_hip.bounds(
+                k, rotation, translation, references, first, best, work[PARTS], seed, best_distance, bounds
+            )
         for branch in BRANCHES:
             if branch == first:
                 continue

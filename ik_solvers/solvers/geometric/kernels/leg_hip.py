@@ -51,6 +51,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 
 REACH_SLACK = 1e-12  # [m] leg.REACH_SLACK
 FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (≤ 1e-9) and rounding
+TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
 
 
 @borrowing
@@ -144,16 +145,30 @@ def _flip_bound(k, answer, gimbal, references, seed):
 
 
 @borrowing
-def bounds(k, rotation, translation, references, first, answer, seed, enough, out):
+def _turned_bound(k, rotation, translation, first, part, references, seed, enough):
+    """:func:`_pair_bound` of the first's hip pair turned, its yaw the first's (``part``, raw) ± π:
+    no leg plane nor arctangent unless the roll's term is wanted too (the yaw's less TURN_SLACK,
+    as ± π and the arctangent of the negated terms may differ in the last bit)."""
+    total = 0.0
+    if part[7] != 0.0:  # not at the gimbal (:func:`.leg.hip_part`)
+        turned = part[0] - math.pi if part[0] > 0.0 else part[0] + math.pi
+        yaw = wrapped(k, 0, turned, references[0])[1]
+        total = _square(max(abs(yaw - seed[0]) - TURN_SLACK, 0.0))
+        if total >= enough:
+            return total
+    terms = hip_terms(k, leg_plane(k, rotation, translation, first[0])[2])
+    return total + _square(wrapped(k, 1, hip_roll(k, terms, -first[2]), references[1])[1] - seed[1])
+
+
+@borrowing
+def bounds(k, rotation, translation, references, first, answer, part, seed, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
-    ``first`` (whose successful answer is ``answer``), per pair into ``out``[:4]: 0 the first's hip
-    pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip plane (the first's turn, the
-    other). A bound may stop short once it reaches ``enough`` [rad²]."""
-    for plane in range(2):
-        hip_branch = first[0] if plane == 0 else -first[0]
-        terms = hip_terms(k, leg_plane(k, rotation, translation, hip_branch)[2])
-        if plane == 0:
-            out[0] = _flip_bound(k, answer, terms[1] <= ALIGNED, references, seed)
-        else:
-            out[2] = _pair_bound(k, terms, first[2], references, seed, enough)
-        out[2 * plane + 1] = _pair_bound(k, terms, -first[2], references, seed, enough)
+    ``first`` (whose successful answer is ``answer``, its hip part ``part``: :func:`.leg.hip_part`),
+    per pair into ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3
+    the other hip plane (the first's turn, the other). A bound may stop short once it reaches
+    ``enough`` [rad²]."""
+    out[0] = _flip_bound(k, answer, part[7] == 0.0, references, seed)
+    out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, enough)
+    terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
+    out[2] = _pair_bound(k, terms, first[2], references, seed, enough)
+    out[3] = _pair_bound(k, terms, -first[2], references, seed, enough)
