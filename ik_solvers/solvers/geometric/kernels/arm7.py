@@ -199,6 +199,26 @@ def _order(keys, count, order):
 
 
 @borrowing
+def _outward(bounds, pieces, order):
+    """order[:pieces] = the pieces between consecutive sorted ``bounds`` by the distance of their
+    nearest point from ψ = 0 (0 for the piece holding it), nearest first: the pieces from the one
+    holding 0 rightwards merged with those left of it leftwards, each run already by distance; on a
+    tie the left piece first. A stable sort's order, but where left pieces tie (a zero-width piece
+    and its left neighbour), which share their nearest point, so the search's answer is the same."""
+    right = 0
+    while right < pieces and bounds[right + 1] < 0.0:
+        right += 1
+    left = right - 1
+    for k in range(pieces):
+        if left < 0 or (right < pieces and max(bounds[right], 0.0) < -bounds[left + 1]):
+            order[k] = right
+            right += 1
+        else:
+            order[k] = left
+            left -= 1
+
+
+@borrowing
 def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
     """Both triples within their limits at swivel ``middle`` [rad] on the given branches (-1:
     either). The wrist first: with its narrower ranges it is the one that fails more often (471
@@ -223,16 +243,13 @@ def _bounds(shoulder, wrist, forms, bounds):
 def nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order):
     """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits,
     nearest ψ = 0 (either branch of each triple). scratch: (3, ROOTS); order: (ROOTS,) ints."""
-    bounds, keys, points = scratch[0], scratch[1], scratch[2]
+    bounds = scratch[0]
     pieces = _bounds(shoulder, wrist, forms, bounds) - 1
-    for i in range(pieces):
-        low, high = bounds[i], bounds[i + 1]
-        point = 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
-        keys[i], points[i] = abs(point), point
-    _order(keys, pieces, order)
+    _outward(bounds, pieces, order)
     for i in order[:pieces]:
-        if _feasible(shoulder, wrist, forms, arm, -1, -1, 0.5 * (bounds[i] + bounds[i + 1])):
-            return True, points[i]
+        low, high = bounds[i], bounds[i + 1]
+        if _feasible(shoulder, wrist, forms, arm, -1, -1, 0.5 * (low + high)):
+            return True, 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
     return False, 0.0
 
 
@@ -240,13 +257,11 @@ def nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order):
 def _feasible_span(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known):
     """swivel_search.feasible_span_one on the given branches: (found, nearest point of the
     feasible interval nearest ψ = 0 [rad])."""
-    bounds, keys = scratch[0], scratch[1]
+    bounds = scratch[0]
     pieces = _bounds(shoulder, wrist, forms, bounds) - 1
     for i in range(pieces):
-        low, high = bounds[i], bounds[i + 1]
-        keys[i] = min(abs(low), abs(high)) if low > 0.0 or high < 0.0 else 0.0
         known[i] = -1
-    _order(keys, pieces, order)
+    _outward(bounds, pieces, order)
     for i in order[:pieces]:
         if _piece_ok(shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, i):
             first = last = i
