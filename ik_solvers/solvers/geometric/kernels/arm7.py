@@ -4,13 +4,13 @@ The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_o
 branches, the feasible interval, the swivels matching the seed's split, the samples, the
 Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
 intervals: the feasible swivel nearest the requested one), in the same order of operations but
-for one shortcut: away from the construction's own swivel, a triple's entries come from their swivel
-forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the shoulder
-and wrist rotations), equal to rounding, so answers agree with the float ones to ~1e-9 rad (the
-refinement's finite differences amplify last bits). One
-construction (``arm``: the elbow and the shoulder rotation at the requested swivel, from the
-solver's step 1-2) is packed by :func:`pack`; the arm's constants are the two triples' arrays
-(:mod:`.axis_triple`) and ``geo`` (:data:`GEO_SIZE`: the elbow axis, then the seven limits).
+for one shortcut: away from the construction's own swivel, a triple's entries come from their
+swivel forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the
+shoulder and wrist rotations), equal but for rounding, which the refinement's finite differences
+turn into < 1e-7 rad (same branches, flags and messages). One construction (``arm``: the elbow
+and the shoulder rotation at the requested swivel, from the solver's step 1-2) is packed by
+:func:`pack`; the arm's constants are the two triples' arrays (:mod:`.axis_triple`) and ``geo``
+(:data:`GEO_SIZE`: the elbow axis, then the seven limits).
 """
 
 from __future__ import annotations
