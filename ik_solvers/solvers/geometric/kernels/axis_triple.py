@@ -180,10 +180,10 @@ def nearest(t, e, seed):
 
 
 @borrowing
-def feasible(t, forms, seed, branch, cos_psi, sin_psi):
-    """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
-    ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
-    e = (
+def entries_at(forms, cos_psi, sin_psi):
+    """The six entries :func:`first_raw` needs at swivel ψ, from their swivel forms (ENTRIES, 3):
+    each entry is k_c cos ψ + k_s sin ψ + k_1."""
+    return (
         forms[0, 0] * cos_psi + forms[0, 1] * sin_psi + forms[0, 2],
         forms[1, 0] * cos_psi + forms[1, 1] * sin_psi + forms[1, 2],
         forms[2, 0] * cos_psi + forms[2, 1] * sin_psi + forms[2, 2],
@@ -191,7 +191,13 @@ def feasible(t, forms, seed, branch, cos_psi, sin_psi):
         forms[4, 0] * cos_psi + forms[4, 1] * sin_psi + forms[4, 2],
         forms[5, 0] * cos_psi + forms[5, 1] * sin_psi + forms[5, 2],
     )
-    raw = first_raw(t, e, seed[0])
+
+
+@borrowing
+def feasible(t, forms, seed, branch, cos_psi, sin_psi):
+    """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
+    ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
+    raw = first_raw(t, entries_at(forms, cos_psi, sin_psi), seed[0])
     first = violation(t, ranged(t, raw, seed))
     second = violation(t, ranged(t, other(t, raw), seed))
     if branch == 1:

@@ -5,8 +5,8 @@ seed's, in the angle of the relative rotation (a metric invariant on both sides:
 for 3D rotations: comparison and analysis", 2009; triangle inequality and invariance), so
 Δq1² + Δq2² + Δq3² ≥ θ²/3. Turning the arm by the swivel ψ makes the shoulder's rotation
 Rot(axis, ψ) F and the wrist's (F R4)ᵀ Rot(axis, -ψ) G, whose traces against the seed's rotations
-are k + kc cos ψ + ks sin ψ (three constants each), so the bound costs a sine, a cosine and two
-arccosines a swivel.
+are k + kc cos ψ + ks sin ψ (three constants each), so the bound costs two arccosines a swivel
+(its sine and cosine are shared with the swivel's evaluation).
 """
 
 from __future__ import annotations
@@ -66,9 +66,9 @@ def _angle(form, c, s):
 
 
 @borrowing
-def bound(turn_forms, elbow_change, swivel):
-    """A lower bound [rad²] of |q - seed|² of any solution at ``swivel`` [rad] whose elbow differs
-    from the seed's by ``elbow_change`` [rad]; ``turn_forms``: :func:`forms`."""
-    c, s = math.cos(swivel), math.sin(swivel)
+def parts(turn_forms, c, s):
+    """Lower bounds [rad²] of the shoulder's and of the wrist's share of |q - seed|² of any
+    solution at the swivel ψ with c = cos ψ, s = sin ψ; ``turn_forms``: :func:`forms`. With the
+    elbow's share (its change squared) they sum to a lower bound of the whole distance."""
     shoulder, wrist = _angle(turn_forms[0], c, s), _angle(turn_forms[1], c, -s)
-    return shoulder * shoulder / 3.0 + elbow_change * elbow_change + wrist * wrist / 3.0
+    return shoulder * shoulder / 3.0, wrist * wrist / 3.0

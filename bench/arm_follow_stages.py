@@ -1,0 +1,113 @@
+"""Where a seeded 7-DoF arm solve spends its time: the compiled seed following cut stage by stage.
+
+On ``bench/quick.py``'s targets (the packaged humanoid's ``l_wrist``, 200 random in-limit
+configurations, seeds ± 0.1 rad σ from them), one compiled loop runs every row up to a stage and
+stops there; the CPU time per row [µs] of each cut (best of 5 runs of 20 passes), and what each
+stage adds, is printed:
+
+0. the construction (elbow, shoulder frame at the seed's swivel);
+1. the split of both triples at the seed's swivel on the seed's branches;
+2. the swivel forms of both triples;
+3. the feasible interval of the seed's branches, where the seed's swivel leaves the limits;
+4. the swivels where a first or third joint takes its seed value, in order;
+5. the samples (``kernels/arm7._best_sample``);
+6. the Gauss-Newton refinement (``kernels/arm7._refine``).
+
+The FK check that ``solve`` adds is not included. CPU time (``time.process_time``) so that
+neighbours on a shared machine move the figures less; the load is printed first.
+
+    .venv/bin/python bench/arm_follow_stages.py
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numba
+import numpy as np
+
+import ik_solvers as ik
+from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_solve
+from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
+
+STAGES = ("construction", "split at the seed's swivel", "swivel forms", "feasible interval")
+STAGES += ("matching swivels", "samples", "refinement")
+
+
+@numba.njit
+def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
+    """Every row of ``entries`` (N, 16) with its seed (N, 7) up to ``stage`` (0-6), ``passes`` times."""
+    arm, forms, scratch, order, known, steps = work
+    q, total = np.empty(7), 0.0
+    for _ in range(passes):
+        for m in range(entries.shape[0]):
+            rotation, position = arm7_solve._pose(entries[m])
+            arm7_solve.construct(geo, rotation, position, seeds[m], True, (0.0, 0.0, 0.0), False, False, arm)
+            if stage == 0:
+                continue
+            violation, s_up, w_up = arm7.seed_branches(
+                shoulder, wrist, geo, arm, arm7._columns(arm, arm7.FRAME), q
+            )
+            if stage == 1:
+                continue
+            arm7.groups(shoulder, wrist, geo, arm, forms)
+            if stage == 2:
+                continue
+            psi = 0.0
+            if violation > LIMIT_TOLERANCE:
+                s_branch, w_branch = 1 if s_up else 0, 1 if w_up else 0
+                found, psi = arm7._feasible_span(
+                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known
+                )
+                if not found:
+                    continue
+                arm7._at(shoulder, wrist, forms, arm, s_up, w_up, psi, q)
+            if stage == 3:
+                continue
+            roots, keys = scratch[0], scratch[1]
+            count = triple.matching_roots(
+                forms[0], (arm[arm7.SEED], arm[arm7.SEED + 1], arm[arm7.SEED + 2]), roots, 0
+            )
+            seed_w = (arm[arm7.SEED + 4], arm[arm7.SEED + 5], arm[arm7.SEED + 6])
+            count = triple.matching_roots(forms[1], seed_w, roots, count)
+            for i in range(count):
+                keys[i] = abs(roots[i])
+            arm7._order(keys, count, order)
+            if stage == 4:
+                continue
+            psi, s_up, w_up = arm7._best_sample(
+                shoulder, wrist, geo, forms, arm, psi, s_up, w_up, q, steps[3], roots, count, order
+            )
+            if stage == 6 and arm7._step(q, arm) > arm7.FOLLOW_STEP:
+                arm7._refine(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps)
+            total += q[0]
+    return total
+
+
+def main() -> None:
+    model = ik.RobotModel.from_urdf_file(str(package_share_path("urdf", "humanoid.urdf")))
+    chain = model.chain("base_link", "l_wrist")
+    rng = np.random.default_rng(1)
+    q = chain.random_configurations(200, rng)
+    entries = np.ascontiguousarray(chain.fk(q).reshape(-1, 16))
+    seeds = np.clip(q + rng.normal(0.0, 0.1, q.shape), chain.lower, chain.upper)
+    kernels = ik.make_solver("geometric", chain)._kernels
+    print(f"load average (1 min) {os.getloadavg()[0]:.1f}; CPU µs a row, best of 5 × 20 passes over 200 rows")
+    previous = 0.0
+    for stage, name in enumerate(STAGES):
+        _run(*kernels.constants, entries, seeds, kernels.work, stage, 1)
+        best = np.inf
+        for _ in range(5):
+            start = time.process_time()
+            _run(*kernels.constants, entries, seeds, kernels.work, stage, 20)
+            best = min(best, time.process_time() - start)
+        per_row = best / (20 * len(entries)) * 1e6
+        print(f"{stage} {name:27s} {per_row:6.2f}  (+{per_row - previous:.2f})")
+        previous = per_row
+
+
+if __name__ == "__main__":
+    main()
