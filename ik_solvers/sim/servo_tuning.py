@@ -35,14 +35,16 @@ OMEGA_DT = 0.5  # largest servo natural frequency times timestep [rad]
 
 def effort_ceiling(model: mujoco.MjModel, data: mujoco.MjData) -> float:
     """[N m] the robot's weight times half its size (the diagonal of the box around its bodies'
-    origins at ``data``'s configuration): more than any of its joints carries standing or walking.
+    origins at ``data``'s configuration): more than any of its joints carries standing or walking;
+    infinite for a robot without weight or size (no ceiling then).
 
     Effort limits above this are placeholders (module docstring).
     """
     mujoco.mj_forward(model, data)
     origins = data.xpos[1:]  # body 0 is the world
     size = float(np.linalg.norm(origins.max(axis=0) - origins.min(axis=0)))
-    return float(np.sum(model.body_mass)) * float(np.linalg.norm(model.opt.gravity)) * 0.5 * size
+    ceiling = float(np.sum(model.body_mass)) * float(np.linalg.norm(model.opt.gravity)) * 0.5 * size
+    return ceiling if ceiling > 0.0 else float("inf")
 
 
 def effective_inertias(model: mujoco.MjModel, data: mujoco.MjData, dofs: np.ndarray) -> np.ndarray:
