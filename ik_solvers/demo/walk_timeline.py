@@ -7,7 +7,7 @@ the demo sends ``cmd_vel``: forward ``FORWARD`` [m], turn ``TURN`` [rad] in plac
 ``SIDESTEP`` [m] to the left, each followed by a pause. Speeds are a fraction of what the robot's
 step limits allow (from its URDF through the pattern generator), each held for the whole number of
 steps that walks the distance, so other robots walk the same distances at their own pace (a
-command held distance / speed walks less by the start of the walk: 3 % on the ROBOTIS OP3). Times
+command held distance / speed walks less by the start of the walk: 1.7 % on the ROBOTIS OP3). Times
 in seconds.
 """
 

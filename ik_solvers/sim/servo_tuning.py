@@ -19,10 +19,11 @@ placeholders there (the ROBOTIS OP3's 1000 N m on a 3.1 kg robot): the stiffness
 (50 000 N m/rad), and so is the armature that keeps it stable (0.8 kg m^2 per joint, hundreds of
 times the leg's own inertia: the OP3's stance foot turned 2.4 deg about the vertical in every left
 step and slipped 9 mm). Legs that stiff also fight each other in double support over every
-millimetre between where a foot landed and where the plan has it, and the feet slide (a third of a
-degree of turn per step at 50 N m/rad per newton-metre of the robot's weight times its size). No
-joint carries more than the robot's weight on a lever of half its size (:func:`effort_ceiling`);
-an effort limit above that is taken as a placeholder and the ceiling used instead.
+millimetre between where a foot landed and where the plan has it, and the feet slide (the OP3
+with a ceiling of its whole weight times its whole size, 850 N m/rad: a third of a degree of turn
+per step). No joint carries more than the robot's weight on a lever of half its size
+(:func:`effort_ceiling`); an effort limit above that is taken as a placeholder and the ceiling
+used instead (docs/simulation.md, "Placeholder effort limits").
 """
 
 from __future__ import annotations

@@ -122,8 +122,8 @@ class FootstepPlanner:
         (to walking, and back to zero) at the end of the step under way ``command_delay`` after
         the command: held ``start_transfer + (n - 1/2)`` step periods, a command makes ``n``
         steps, with half a period to spare at either end. A command held ``amount / rate`` walks
-        ``start_transfer`` worth of it less and a fraction of a step more or less (3 % short on
-        the ROBOTIS OP3 in 1 m). ``n`` is the fewest steps at ``rate``; the rate is lowered to fit.
+        ``start_transfer`` worth of it less and a fraction of a step more or less (the ROBOTIS
+        OP3: 0.983 m of 1 m). ``n`` is the fewest steps at ``rate``; the rate is lowered to fit.
         """
         if axis not in (0, 1, 2) or not (amount > 0.0 and rate > 0.0):
             raise ValueError(
