@@ -7,7 +7,8 @@ physics for the same 10 ms [µs], and the loop's real-time factor (simulated ove
 Part 2 (``--programme``): the demo's walking programme (forward 1 m, turn 90°, sidestep 0.3 m)
 in the same loop, printed as the demo's walking table, on the packaged robot and the factory
 variants of ``test/walking_robots.py`` (other leg lengths, hip widths, masses), and on
-``--urdf FILE`` if given; ``--config FILE`` walks another parameter file (e.g. ``config/walk_fast.yaml``).
+``--urdf FILE`` (URDF or xacro) if given, ``--drop-missing-meshes`` leaving out its collision meshes
+whose files are missing (the ROBOTIS OP3 of test/descriptions); ``--config FILE`` walks another parameter file (e.g. ``config/walk_fast.yaml``).
 Part 3 (``--demo``): runs the free-standing ``ik_demo`` (about two minutes) and prints the
 real-time factor its simulator reported, the demo's wall time and whether the robot fell.
 Run: ``make bench`` or ``python bench/walk_sim_bench.py [--programme] [--urdf FILE] [--demo]``.
@@ -46,15 +47,22 @@ def offline_loop() -> None:
     print(f"  real-time factor        {(walker.robot.time - start_sim) / wall:7.2f}")
 
 
-def robots(urdf: Path | None) -> dict[str, str]:
-    """name → URDF XML: the packaged robot, the walking variants, ``urdf`` when given."""
+def robots(urdf: Path | None, drop_missing_meshes: bool = False) -> dict[str, str]:
+    """name → URDF XML: the packaged robot, the walking variants, ``urdf`` (URDF or xacro) when
+    given, its meshes as absolute paths (without the missing ones when ``drop_missing_meshes``)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
     from walking_robots import WALKING_VARIANTS, variant_urdf
+
+    from ik_solvers.description import load_description
+    from ik_solvers.sim.mujoco_urdf import without_missing_meshes
 
     chosen = {"packaged": package_share_path("urdf", "humanoid.urdf").read_text()}
     chosen.update({name: variant_urdf(name) for name in WALKING_VARIANTS})
     if urdf is not None:
-        chosen[str(urdf)] = urdf.read_text()
+        description = load_description(urdf)
+        if drop_missing_meshes:
+            description = without_missing_meshes(description)
+        chosen[str(urdf)] = description.self_contained()
     return chosen
 
 
@@ -95,13 +103,18 @@ def demo() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programme", action="store_true", help="the demo's walk in the offline loop")
-    parser.add_argument("--urdf", type=Path, help="--programme also on this robot")
+    parser.add_argument("--urdf", type=Path, help="--programme also on this robot (URDF or xacro)")
+    parser.add_argument(
+        "--drop-missing-meshes",
+        action="store_true",
+        help="--urdf without its collision meshes that are missing",
+    )
     parser.add_argument("--config", type=Path, help="--programme with this walk parameter file")
     parser.add_argument("--demo", action="store_true", help="also run the free-standing demo (~2.5 min)")
     options = parser.parse_args()
     offline_loop()
     if options.programme:
-        for name, urdf in robots(options.urdf).items():
+        for name, urdf in robots(options.urdf, options.drop_missing_meshes).items():
             programme(name, urdf, options.config)
     if options.demo:
         demo()

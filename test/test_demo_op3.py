@@ -5,19 +5,21 @@ and move its 3-joint arms, nothing edited by hand.
 19 of the meshes the xacro names are not in the test data (see its README), so the demo is told
 to simulate without them (``--drop-missing-meshes``: only the feet touch the floor); without that
 option it refuses and names the first missing mesh. ``--walk-only`` leaves out the posture phases,
-the turn and the sidestep so that the run fits a CI test (about a minute of simulated time).
+the turn and the sidestep so that the run fits a CI test (about a minute of simulated time). The
+walk is held to the same figures as the packaged robot's (test_demo_walk.py): 1 m within 10 %,
+heading error, CoM margin, tilt and sole slip.
 """
 
 from __future__ import annotations
 
 import pytest
-from demo_runner import run_demo
+from demo_runner import check_walk_figures, run_demo
 from description_data import OP3_XACRO
 
 pytest.importorskip("rclpy")
 pytest.importorskip("mujoco")
 
-RUN_TIMEOUT = 300.0  # [s]: under two minutes on an idle 2-core machine
+RUN_TIMEOUT = 420.0  # [s]: under two minutes on an idle 2-core machine, 5 min at load 15
 ARM_DURATION = 4.0  # [s] of arm motion after the walk
 
 
@@ -41,10 +43,8 @@ def test_the_op3_stands_walks_forward_and_moves_its_arms(demo):
     assert code == 0, printed
     assert "19 shape(s) left out" in printed and "Walking (free-standing robot" in printed, printed
     walk = results["walk"]
-    assert not walk["fell"], printed
-    assert walk["steps"] >= 10, printed
-    assert walk["torso_tilt_max_deg"] < 10.0, printed
-    assert walk["distance_m"] > 0.7, printed  # of the 1 m commanded: see docs/your-robot.md
+    assert walk["commanded_distance_m"] == 1.0 and walk["steps"] >= 10, printed
+    check_walk_figures(walk, printed)  # the packaged robot's figures: docs/your-robot.md
     rows = {(row["chain"], row["solver"]) for row in results["rows"]}
     assert rows == {("left_arm", "jacobian"), ("right_arm", "jacobian")}, printed  # 3 joints: no closed form
     for row in results["rows"]:

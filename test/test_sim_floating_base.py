@@ -80,6 +80,18 @@ def test_armature_grows_with_servo_strength_and_stays_plausible():
     assert knee[1] > knee[0]
 
 
+def test_a_placeholder_effort_limit_gives_way_to_the_robots_weight_times_half_its_size():
+    """The OP3's descriptions say 1000 N m: as stiffness, a 0.8 kg m^2 flywheel per joint (see
+    servo_tuning); a servo holding the weight on half the robot's size replaces it."""
+    placeholder = HumanoidSpec(leg_servo=(1000.0, 4.8), arm_servo=(1000.0, 4.8), name="placeholder")
+    robot = MujocoRobot(humanoid_urdf(placeholder), ServoConfig(floating_base=True))
+    mass = float(np.sum(robot.model.body_mass))
+    ceiling = robot.model.actuator("l_knee").forcerange[1]
+    assert 9.81 * mass * 0.3 < ceiling < 9.81 * mass * 1.0  # [N m]: half of a robot about 1 m tall
+    assert robot.model.actuator("l_wrist_roll").forcerange[1] == pytest.approx(1.5)  # a real one is kept
+    assert robot.model.dof_armature[robot.model.joint("l_knee").dofadr[0]] < 0.05  # [kg m^2]
+
+
 def test_a_blow_up_is_reported_with_the_reason_and_a_remedy():
     robot = MujocoRobot(humanoid_urdf(HEAVY), ServoConfig(floating_base=True, armature=0.0))
     with pytest.raises(UnstableSimulation, match="simulation unstable.*smaller timestep"):

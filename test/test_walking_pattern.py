@@ -187,3 +187,25 @@ def test_an_observed_com_is_steered_back_onto_the_zmp_reference():
     assert max(errors[-100:]) <= ZMP_TRACKING_BOUND
     with pytest.raises(ValueError, match="gain"):
         generator.observe_com(tick.com, gain=2.0)
+
+
+@pytest.mark.parametrize("name", ["packaged", "variant"])
+def test_a_command_held_as_long_as_command_for_says_walks_the_amount_exactly(name):
+    generator = WalkingPatternGenerator(robot(name))
+    largest = 0.9 * generator.max_command
+    for index, amount in ((0, 1.0), (2, 0.5 * np.pi), (1, 0.3)):  # forward [m], turn [rad], sidestep [m]
+        rate, duration = generator.planner.command_for(index, amount, largest[index])
+        assert 0.0 < rate <= largest[index]
+        command = np.zeros(3)
+        command[index] = rate
+        start = generator.step()
+        walk = drive(generator, [(tuple(command), duration)])
+        end = walk.ticks[-1]
+        moved = (
+            wrap_angle(end.torso_yaw - start.torso_yaw)
+            if index == 2
+            else np.linalg.norm(midpoint(end) - midpoint(start))
+        )
+        assert moved == pytest.approx(amount, abs=1e-6)  # a command held amount / rate fell short
+    with pytest.raises(ValueError, match="axis 0, 1 or 2 and both > 0"):
+        generator.planner.command_for(0, 1.0, 0.0)

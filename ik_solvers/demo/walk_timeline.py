@@ -5,8 +5,10 @@ target, torso height), all quasi-static: stand, squat, shift the weight left and
 right foot then the left (the CoM over the other sole first). Then ``walk_node`` takes over and
 the demo sends ``cmd_vel``: forward ``FORWARD`` [m], turn ``TURN`` [rad] in place, sidestep
 ``SIDESTEP`` [m] to the left, each followed by a pause. Speeds are a fraction of what the robot's
-step limits allow (from its URDF through the pattern generator), so other robots walk the same
-distances at their own pace. Times in seconds.
+step limits allow (from its URDF through the pattern generator), each held for the whole number of
+steps that walks the distance, so other robots walk the same distances at their own pace (a
+command held distance / speed walks less by the start of the walk: 1.7 % on the ROBOTIS OP3). Times
+in seconds.
 """
 
 from __future__ import annotations
@@ -99,14 +101,20 @@ class PostureTimeline:
 
 
 def walk_commands(generator: WalkingPatternGenerator) -> list[WalkCommand]:
-    """Forward, turn in place, sidestep left, each then a pause; speeds from the step limits."""
-    forward, lateral, yaw = SPEED_FRACTION * generator.max_command
+    """Forward, turn in place, sidestep left, each then a pause; speeds from the step limits, each
+    held as long as the plan needs to walk the whole distance or angle (a whole number of steps:
+    :meth:`~ik_solvers.whole_body.footsteps.FootstepPlanner.command_for`)."""
     pause = (0.0, 0.0, 0.0)
-    return [
-        WalkCommand("forward", FORWARD / forward, (forward, 0.0, 0.0)),
-        WalkCommand("stop", PAUSE, pause),
-        WalkCommand("turn", TURN / yaw, (0.0, 0.0, yaw)),
-        WalkCommand("stop", PAUSE, pause),
-        WalkCommand("sidestep", SIDESTEP / lateral, (0.0, lateral, 0.0)),
-        WalkCommand("stop", PAUSE, pause),
-    ]
+    commands = []
+    moves = (("forward", FORWARD, 0), ("turn", TURN, 2), ("sidestep", SIDESTEP, 1))  # name, amount, axis
+    for name, amount, index in moves:
+        rate, duration = generator.planner.command_for(
+            index, amount, SPEED_FRACTION * generator.max_command[index]
+        )
+        command = [0.0, 0.0, 0.0]
+        command[index] = rate
+        commands += [
+            WalkCommand(name, duration, (command[0], command[1], command[2])),
+            WalkCommand("stop", PAUSE, pause),
+        ]
+    return commands

@@ -8,9 +8,11 @@ with their limits; this module adds
 - a floor (plane at z = 0) and a light,
 - one position actuator per movable joint. ``ideal`` servos: stiffness
   ``kp = effort / saturation_error`` [N m/rad] so that a joint saturates at its URDF effort limit
-  when it is ``saturation_error`` [rad] off target; damping by ``damping_ratio`` (1 = critically
-  damped about the joint's own inertia); force limited to ``effort_scale`` times the URDF effort
-  limit. Servo models (``servo_model``: :mod:`ik_solvers.sim.servo_models`): the identified
+  when it is ``saturation_error`` [rad] off target (an effort limit above the robot's weight
+  times its size is a placeholder, and that ceiling is used instead:
+  :func:`~ik_solvers.sim.servo_tuning.effort_ceiling`); damping by ``damping_ratio`` (1 =
+  critically damped about the joint's own inertia); force limited to ``effort_scale`` times the
+  effort limit. Servo models (``servo_model``: :mod:`ik_solvers.sim.servo_models`): the identified
   stiffness, stall torque, back-EMF and friction, armature and backlash of a real servo. Every
   joint gets at least the armature (reflected rotor inertia) that makes its servo integrate
   stably at the timestep (:mod:`ik_solvers.sim.servo_tuning`). Commands reach the servos
@@ -48,7 +50,7 @@ from ik_solvers.sim.imu import IMU_SITE, ImuConfig, ImuMount, ImuSample, add_imu
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_commands import ServoCommands
 from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
-from ik_solvers.sim.servo_tuning import effective_inertias, stabilising_armature
+from ik_solvers.sim.servo_tuning import effective_inertias, effort_ceiling, stabilising_armature
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
 
 FREE_JOINT = "floating_base"
@@ -166,8 +168,10 @@ def _build(
     servoed = [j for j in spec.joints if j.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
     if models is None:
         models = joint_servo_models(config.servo_model, [j.name for j in servoed])
+    bare = spec.copy().compile()  # compiling may fuse static bodies into the spec itself
+    ceiling = effort_ceiling(bare, mujoco.MjData(bare))
     for joint in servoed:
-        _add_servo(spec, joint, config, models.get(joint.name))
+        _add_servo(spec, joint, config, models.get(joint.name), ceiling)
     mount = imu_mount(robot_element(description.xml), lambda link: spec.body(link) is not None)
     add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
@@ -191,9 +195,12 @@ def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> Non
         joint.armature = float(joint.armature) + float(armature)
 
 
-def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig, model: ServoModel | None) -> None:
-    """A position actuator on ``joint``: ideal (gains and force limit from its URDF effort limit)
-    or as the servo ``model`` behaves (module docstring)."""
+def _add_servo(
+    spec: mujoco.MjSpec, joint, config: ServoConfig, model: ServoModel | None, ceiling: float
+) -> None:
+    """A position actuator on ``joint``: ideal (gains and force limit from its URDF effort limit,
+    at most ``ceiling`` [N m]: a larger one is a placeholder, see :func:`effort_ceiling`) or as
+    the servo ``model`` behaves (module docstring)."""
     actuator = spec.add_actuator()
     actuator.name, actuator.target = joint.name, joint.name
     actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
@@ -208,6 +215,7 @@ def _add_servo(spec: mujoco.MjSpec, joint, config: ServoConfig, model: ServoMode
     effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
     if not math.isfinite(effort) or effort <= 0.0:
         raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+    effort = min(effort, ceiling)
     actuator.set_to_position(kp=effort / config.saturation_error, dampratio=config.damping_ratio)
     actuator.forcerange = (-effort * config.effort_scale, effort * config.effort_scale)
     joint.actfrclimited = False  # the actuator's own force limit applies

@@ -13,6 +13,17 @@ here gets the smallest armature that keeps ``omega * timestep <= OMEGA_DT``; joi
 heavy enough get none. The effective inertia is ``1 / (M^-1)_ii`` at the model's rest
 configuration: the inertia that joint ``i`` alone feels when every other degree of freedom
 (the floating base included) is free, the smallest and therefore the most demanding one.
+
+An ideal servo's stiffness follows from its URDF effort limit, and some descriptions carry
+placeholders there (the ROBOTIS OP3's 1000 N m on a 3.1 kg robot): the stiffness is then absurd
+(50 000 N m/rad), and so is the armature that keeps it stable (0.8 kg m^2 per joint, hundreds of
+times the leg's own inertia: the OP3's stance foot turned 2.4 deg about the vertical in every left
+step and slipped 9 mm). Legs that stiff also fight each other in double support over every
+millimetre between where a foot landed and where the plan has it, and the feet slide (the OP3
+with a ceiling of its whole weight times its whole size, 850 N m/rad: a third of a degree of turn
+per step). No joint carries more than the robot's weight on a lever of half its size
+(:func:`effort_ceiling`); an effort limit above that is taken as a placeholder and the ceiling
+used instead (docs/simulation.md, "Placeholder effort limits").
 """
 
 from __future__ import annotations
@@ -21,6 +32,20 @@ import mujoco
 import numpy as np
 
 OMEGA_DT = 0.5  # largest servo natural frequency times timestep [rad]
+
+
+def effort_ceiling(model: mujoco.MjModel, data: mujoco.MjData) -> float:
+    """[N m] the robot's weight times half its size (the diagonal of the box around its bodies'
+    origins at ``data``'s configuration): more than any of its joints carries standing or walking;
+    infinite for a robot without weight or size (no ceiling then).
+
+    Effort limits above this are placeholders (module docstring).
+    """
+    mujoco.mj_forward(model, data)
+    origins = data.xpos[1:]  # body 0 is the world
+    size = float(np.linalg.norm(origins.max(axis=0) - origins.min(axis=0)))
+    ceiling = float(np.sum(model.body_mass)) * float(np.linalg.norm(model.opt.gravity)) * 0.5 * size
+    return ceiling if ceiling > 0.0 else float("inf")
 
 
 def effective_inertias(model: mujoco.MjModel, data: mujoco.MjData, dofs: np.ndarray) -> np.ndarray:

@@ -10,8 +10,9 @@ turns that into :class:`UnstableSimulation` naming what went wrong:
   ``SPEED_LIMIT`` [m/s]: no servo of a walking robot puts that much energy in; an integrator that
   does is blowing up. The joints' armature is left out of that energy: it is the servos' rotor
   inertia the simulator adds for stability (:mod:`ik_solvers.sim.servo_tuning`), and for servos
-  of placeholder strength (the OP3's 1000 N m: 0.8 kg m² per joint) it held more energy than the
-  robot itself when the arms merely swung at 6 rad/s (158 J against 157 J for the 3.1 kg robot).
+  of placeholder strength (the OP3's 1000 N m, before the effort ceiling of servo_tuning: 0.8 kg m²
+  per joint) it held more energy than the robot itself when the arms merely swung at 6 rad/s
+  (158 J against 157 J for the 3.1 kg robot).
 """
 
 from __future__ import annotations

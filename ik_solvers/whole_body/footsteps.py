@@ -112,6 +112,27 @@ class FootstepPlanner:
         period = self.config.step_period
         return self.geometry.max_step / (period * np.array([1.0, 2.0, 2.0]))
 
+    def command_for(self, axis: int, amount: float, rate: float) -> tuple[float, float]:
+        """(rate, duration [s]) of a command along one ``axis`` (0 forward, 1 lateral, 2 yaw)
+        that, sent to a standing robot and then followed by zero, walks ``amount`` [m or rad]
+        exactly, at a rate of at most ``rate`` [m/s or rad/s].
+
+        Every step moves the walk frame by the command times the step period (sideways and
+        turning: twice that every other step, so an even number of steps), and the plan changes
+        (to walking, and back to zero) at the end of the step under way ``command_delay`` after
+        the command: held ``start_transfer + (n - 1/2)`` step periods, a command makes ``n``
+        steps, with half a period to spare at either end. A command held ``amount / rate`` walks
+        ``start_transfer`` worth of it less and a fraction of a step more or less (the ROBOTIS
+        OP3: 0.983 m of 1 m). ``n`` is the fewest steps at ``rate``; the rate is lowered to fit.
+        """
+        if axis not in (0, 1, 2) or not (amount > 0.0 and rate > 0.0):
+            raise ValueError(
+                f"axis {axis}, amount {amount}, rate {rate}: axis 0, 1 or 2 and both > 0 are required"
+            )
+        period, pair = self.config.step_period, 1 if axis == 0 else 2
+        steps = pair * max(1, math.ceil(amount / (rate * period * pair) - 1e-9))
+        return amount / (steps * period), self.config.start_transfer + (steps - 0.5) * period
+
     def set_command(self, command: np.ndarray, now: float, horizon: float) -> np.ndarray:
         """Re-plan with ``command`` (3,) (forward, lateral [m/s], yaw rate [rad/s]), clipped to
         :attr:`max_command` (forward and lateral together to the ellipse of their limits);
