@@ -12,9 +12,16 @@ Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` o
   walked), with servos half as stiff, with 20 ms of extra command latency,
 - the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
 
-Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE]`` (a few minutes;
-``--quick``: the packaged robot only; ``--config``: another walk parameter file, e.g.
-``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in docs/walking.md.
+With ``--instants SIZE [SIZE ...]``, instead: per robot, loop and direction, how many of
+``INSTANTS`` walking pushes of each size it survives, the push coming at each of those
+fractions of a single support from its middle (one push per trial). The single-instant figure
+above is fragile: a push 0.08 s earlier or later in the swing can fall where the centred one
+did not, and the other way round; the counts say how robust a size is.
+
+Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE] [--instants SIZE ...]``
+(a few minutes; ``--quick``: the packaged robot only; ``--config``: another walk parameter file,
+e.g. ``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in
+docs/walking.md.
 """
 
 from __future__ import annotations
@@ -30,11 +37,12 @@ import numpy as np
 
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
-from ik_solvers.walk.pushes import DIRECTIONS, Conditions, largest_push, walker, walks
+from ik_solvers.walk.pushes import DIRECTIONS, Conditions, largest_push, survived_instants, walker, walks
 from ik_solvers.whole_body import WalkConfig
 
 SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
 SLOPES = [2.0, 5.0, 8.0, 10.0]  # [deg]
+INSTANTS = [-0.25, -0.125, 0.0, 0.125, 0.25]  # push instants, fractions of a single support from its middle
 
 
 def robots(urdf: Path | None, quick: bool) -> dict[str, str]:
@@ -68,6 +76,27 @@ def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
     return cells
 
 
+def instants_row(urdf: str, config: WalkConfig, sizes: list[float]) -> list[str]:
+    """Per direction, "size: survived/tried" for each of ``sizes`` [m/s] over ``INSTANTS``."""
+    return [
+        " ".join(
+            f"{size:g}: {survived_instants(urdf, config, d, size, INSTANTS)}/{len(INSTANTS)}"
+            for size in sizes
+        )
+        for d in DIRECTIONS
+    ]
+
+
+def print_instants(options: argparse.Namespace, config: WalkConfig) -> None:
+    print(f"pushes survived of {len(INSTANTS)}, at {INSTANTS} of a single support from its middle")
+    print("| robot | loop | forward | back | left | right |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, urdf in robots(options.urdf, options.quick).items():
+        for stabilise in (False, True):
+            cells = instants_row(urdf, replace(config, stabilise=stabilise), options.instants)
+            print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
+
+
 def stabiliser_cost(urdf: str, config: WalkConfig) -> str:
     robot = walker(urdf, replace(config, stabilise=True))
     robot.settle(0.3)
@@ -91,12 +120,20 @@ def main() -> None:
     parser.add_argument("--urdf", type=Path, help="also this robot")
     parser.add_argument("--quick", action="store_true", help="the packaged robot only")
     parser.add_argument("--config", type=Path, help="walk parameter file (default config/walk.yaml)")
+    parser.add_argument(
+        "--instants",
+        type=float,
+        nargs="+",
+        metavar="SIZE",
+        help="walking pushes of these Δv [m/s] at several instants",
+    )
     options = parser.parse_args()
     config = load_walk_config(options.config)
-    print(
-        f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s; "
-        f"Δv survived [m/s], sizes {SIZES}"
-    )
+    print(f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s")
+    if options.instants:
+        print_instants(options, config)
+        return
+    print(f"Δv survived [m/s], sizes {SIZES}")
     print(
         "| robot | loop | walking: fwd / back / left / right | standing: fwd / back / side "
         "| side slope walked | servos half as stiff | +20 ms latency |"

@@ -48,13 +48,16 @@ def survives(
     velocity_change: np.ndarray,
     walking: bool = True,
     conditions: Conditions = Conditions(),
+    instant: float = 0.0,
 ) -> bool:
-    """Whether the robot neither falls before nor after a push of ``velocity_change`` (2,) [m/s]."""
+    """Whether the robot neither falls before nor after a push of ``velocity_change`` (2,) [m/s];
+    walking, the push comes ``instant`` (-0.5..0.5) single supports after the middle of one
+    (0: centred on it; -0.25: a quarter of a swing earlier)."""
     robot = walker(urdf, config, conditions)
     robot.settle(0.3)
     command = (WALK_SPEED * robot.generator.max_command[0] if walking else 0.0, 0.0, 0.0)
     robot.run([(WALK_BEFORE if walking else STAND_BEFORE, command)])
-    start = _push_time(robot) if walking else robot.generator.time
+    start = _push_time(robot, instant) if walking else robot.generator.time
     robot.run([(start - robot.generator.time, command)])
     robot.push(velocity_change, robot.robot.time, PUSH_TIME)
     robot.run(
@@ -64,13 +67,14 @@ def survives(
     return not walk_metrics.fell(measured["base"], measured["com"])
 
 
-def _push_time(robot: OfflineWalker) -> float:
-    """The generator's time [s] that centres the push on the next single support."""
+def _push_time(robot: OfflineWalker, instant: float = 0.0) -> float:
+    """The generator's time [s] that centres the push on the next single support (``instant``
+    of its duration after its middle) still to come."""
     now = robot.generator.time
     for phase in robot.generator.planner.phases:
-        middle = 0.5 * (phase.start + phase.end)
-        if phase.step is not None and middle - 0.5 * PUSH_TIME > now:
-            return middle - 0.5 * PUSH_TIME
+        start = 0.5 * (phase.start + phase.end) + instant * (phase.end - phase.start) - 0.5 * PUSH_TIME
+        if phase.step is not None and start > now:
+            return start
     return now
 
 
@@ -89,6 +93,15 @@ def largest_push(
             break
         survived = size
     return survived
+
+
+def survived_instants(
+    urdf: str, config: WalkConfig, direction: str, size: float, instants: list[float]
+) -> int:
+    """How many walking pushes of ``size`` [m/s] towards ``direction`` the robot survives, one at
+    each of ``instants`` (fractions of a single support from its middle, see :func:`survives`)."""
+    push = size * np.array(DIRECTIONS[direction])
+    return sum(survives(urdf, config, push, instant=instant) for instant in instants)
 
 
 def walks(urdf: str, config: WalkConfig, conditions: Conditions, seconds: float = 6.0) -> bool:
