@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
+from ik_solvers.solvers.geometric.arm7.swivel_newton import nearest_swivel
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     feasible_span_one,
     matching_swivels_one,
@@ -71,6 +72,9 @@ def follow_one(geo, arm, groups_of):
         if span is None:
             return None
         best = (span[0], branches, _at(geo, arm, branches, span[0]))
+    short = nearest_swivel(geo, arm, groups, branches, best[0], best[2])
+    if short is not None:
+        return short
     if _step(best[2], arm.seed) > FOLLOW_STEP:
         matching = [
             psi for triple, forms, seed in groups for psi in matching_swivels_one(triple, forms, seed)

@@ -20,8 +20,8 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import arm7_newton, turn_bound
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
-from ik_solvers.solvers.geometric.kernels import turn_bound
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
@@ -441,6 +441,13 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
         if not found:
             return False
         _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)
+    short = work[0]
+    for i in range(7):
+        short[i] = q[i]
+    if arm7_newton.nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, short, work[1]):
+        for i in range(7):
+            q[i] = short[i]
+        return True
     if _step(q, arm) > FOLLOW_STEP:
         roots, keys = scratch[0], scratch[1]
         count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), roots, 0)
