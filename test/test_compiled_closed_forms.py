@@ -181,10 +181,17 @@ def test_compiled_constants_are_the_float_forms_ones():
             (
                 newton_kernel.TRUST_STEP,
                 newton_kernel.TRUST_SINE,
+                newton_kernel.START_STEP,
                 newton_kernel.MARGIN,
                 newton_kernel.MARGIN_WEIGHT,
             ),
-            (swivel_newton.TRUST_STEP, swivel_newton.TRUST_SINE, follow.MARGIN, follow.MARGIN_WEIGHT),
+            (
+                swivel_newton.TRUST_STEP,
+                swivel_newton.TRUST_SINE,
+                swivel_newton.START_STEP,
+                follow.MARGIN,
+                follow.MARGIN_WEIGHT,
+            ),
         ),
         (
             (newton_kernel.LOWER, newton_kernel.UPPER, newton_kernel.SEED, newton_kernel.Q4),

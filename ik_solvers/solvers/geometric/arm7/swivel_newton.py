@@ -27,6 +27,7 @@ FINAL_STEP = 1e-7  # [rad] a secant step this short is the last (the next would 
 SMALL_STEP = 1e-6  # [rad] steps this short are kept even where rounding raises the cost
 SECANT_SPAN = 1e-8  # [rad] the secant of the slope needs swivels this far apart
 HALVINGS = 4  # halvings of a step that leaves the limits or raises the cost
+START_STEP = 1.0  # [rad] a start with a joint further than this from the seed: a far seed, scanned at once
 TRUST_STEP = 0.3  # [rad] the short way's answer stands when no joint is further than this from the seed
 TRUST_SINE = 0.1  # [1] |sin(θ2 - α)| of a triple below this (next to its alignment, where the split of
 # its first and third joints matters): the scan is trusted instead
@@ -37,6 +38,8 @@ def nearest_swivel(geo, arm, groups, branches, psi: float, q: tuple) -> tuple | 
     """The seven angles at the swivel minimising the following cost on ``branches`` (shoulder,
     wrist: True for the first), from swivel ``psi`` [rad] where the angles are ``q``, or None when
     the answer is not trusted. ``groups``: the construction's swivel groups (triple, forms, seed)."""
+    if max(abs(x - s) for x, s in zip(q, arm.seed)) > START_STEP:
+        return None
     point = _point(geo, arm, groups, branches, psi, q)
     if point[1] > LIMIT_TOLERANCE:
         return None

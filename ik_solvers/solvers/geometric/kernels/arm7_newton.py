@@ -15,7 +15,7 @@ from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
 NEWTON_STEPS, HALVINGS = 12, 4  # swivel_newton.NEWTON_STEPS, HALVINGS
-TRUST_SINE = 0.1  # swivel_newton.TRUST_SINE
+TRUST_SINE, START_STEP = 0.1, 1.0  # swivel_newton.TRUST_SINE, START_STEP [rad]
 CONVERGED, FINAL_STEP, SMALL_STEP, SECANT_SPAN = 1e-10, 1e-7, 1e-6, 1e-8  # swivel_newton's [rad]
 TRUST_STEP, MARGIN, MARGIN_WEIGHT = 0.3, 0.1, 0.5  # swivel_newton.TRUST_STEP [rad], MARGIN [rad], [1]
 LOWER, UPPER, SEED, Q4 = 3, 10, 23, 30  # arm7.LOWER, arm7.UPPER in ``geo``; arm7.SEED, arm7.Q4 in ``arm``
@@ -100,6 +100,11 @@ def _trusted(shoulder, wrist, q, arm):
 def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
     """swivel_newton.nearest_swivel from swivel ``psi`` [rad] where q (7,) holds the angles, into
     q: True when the answer is trusted, else False (q undefined). ``trial``: (7,) scratch."""
+    far = 0.0
+    for i in range(7):
+        far = max(far, abs(q[i] - arm[SEED + i]))
+    if far > START_STEP:
+        return False
     violation, cost, slope, gauss = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True)
     if violation > LIMIT_TOLERANCE:
         return False
