@@ -1,8 +1,8 @@
 """The 7-DoF arm's swivel choice compiled (numba): seed following and the nearest feasible swivel.
 
 The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
-branches, the feasible interval, the swivels matching the seed's split, the samples, the
-Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
+branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
+not trusted the swivels matching the seed's split, the samples, the Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
 intervals: the feasible swivel nearest the requested one), in the same order of operations but
 for one shortcut: away from the construction's own swivel, a triple's entries come from their
 swivel forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the
