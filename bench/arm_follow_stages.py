@@ -13,7 +13,10 @@ stage adds, is printed:
 5. the samples (``kernels/arm7._best_sample``);
 6. the Gauss-Newton refinement (``kernels/arm7._refine``).
 
-The FK check that ``solve`` adds is not included. CPU time (``time.process_time``) so that
+Since the Newton short way (``kernels/arm7_newton.py``, docs/benchmarks.md "Fifth session"),
+stages 4-6 run only on rows whose short answer is not trusted; the cuts here still run them on
+every row (the cost of that fallback), not the cost of a seeded solve. The FK check that
+``solve`` adds is not included. CPU time (``time.process_time``) so that
 neighbours on a shared machine move the figures less; the load is printed first.
 
     .venv/bin/python bench/arm_follow_stages.py

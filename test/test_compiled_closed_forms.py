@@ -121,8 +121,15 @@ def test_compiled_constants_are_the_float_forms_ones():
     """The kernels keep their own copies of the float forms' constants (numba's cache is keyed on
     the kernel's own file): a change on one side only fails here."""
     from ik_solvers.solvers.geometric import base, leg, two_link
-    from ik_solvers.solvers.geometric.arm7 import axis_triple, construction, elbow_direction, follow
+    from ik_solvers.solvers.geometric.arm7 import (
+        axis_triple,
+        construction,
+        elbow_direction,
+        follow,
+        swivel_newton,
+    )
     from ik_solvers.solvers.geometric.kernels import arm7 as arm_kernel
+    from ik_solvers.solvers.geometric.kernels import arm7_newton as newton_kernel
     from ik_solvers.solvers.geometric.kernels import arm7_solve, vector3
     from ik_solvers.solvers.geometric.kernels import axis_triple as triple_kernel
     from ik_solvers.solvers.geometric.kernels import leg as leg_kernel
@@ -160,6 +167,35 @@ def test_compiled_constants_are_the_float_forms_ones():
                 axis_triple.NEAR_SEED,
                 axis_triple.ENTRY_COUNT,
             ),
+        ),
+        ((triple_kernel.RATE_ALIGNED,), (axis_triple.RATE_ALIGNED,)),
+        (
+            (newton_kernel.NEWTON_STEPS, newton_kernel.HALVINGS, newton_kernel.CONVERGED),
+            (swivel_newton.NEWTON_STEPS, swivel_newton.HALVINGS, swivel_newton.CONVERGED),
+        ),
+        (
+            (newton_kernel.FINAL_STEP, newton_kernel.SMALL_STEP, newton_kernel.SECANT_SPAN),
+            (swivel_newton.FINAL_STEP, swivel_newton.SMALL_STEP, swivel_newton.SECANT_SPAN),
+        ),
+        (
+            (
+                newton_kernel.TRUST_STEP,
+                newton_kernel.TRUST_SINE,
+                newton_kernel.START_STEP,
+                newton_kernel.MARGIN,
+                newton_kernel.MARGIN_WEIGHT,
+            ),
+            (
+                swivel_newton.TRUST_STEP,
+                swivel_newton.TRUST_SINE,
+                swivel_newton.START_STEP,
+                follow.MARGIN,
+                follow.MARGIN_WEIGHT,
+            ),
+        ),
+        (
+            (newton_kernel.LOWER, newton_kernel.UPPER, newton_kernel.SEED, newton_kernel.Q4),
+            (arm_kernel.LOWER, arm_kernel.UPPER, arm_kernel.SEED, arm_kernel.Q4),
         ),
     ]
     for kernel_values, float_values in pairs:

@@ -24,6 +24,7 @@ from ik_solvers.solvers.geometric.vectors import SCALAR, Ops, cross, dot, wrap
 ALIGNED = 1e-12  # below this |Rot(b, θ2) c × a|, θ1 and θ3 share one degree of freedom
 LIMIT_TOLERANCE = 1e-10  # [rad] an angle this far outside its limits still counts as within
 NEAR_SEED = (0.5 * math.pi) ** 2  # [rad²] within this of the seed, no other branch is nearer
+RATE_ALIGNED = 1e-6  # below this |Rot(b, θ2) c × a| the angles' rates are not trusted (NaN)
 ENTRY_COUNT = 7  # entries u·R w used by the swivel search: the six of ``entries`` and d3
 
 
@@ -96,6 +97,32 @@ class AxisTriple:
         if not (regular if regular.__class__ is bool else regular.all()):
             return self._aligned_within_limits(angles, regular, g, ops)
         return angles
+
+    def first_rates(self, entries: tuple, rates: tuple) -> tuple[float, float, float]:
+        """d/dψ of the first branch's angles [rad/rad] (floats) where the six entries are functions
+        of ψ with the given ``rates`` (the second branch's are (r1, -r2, r3)): the derivatives of
+        the three atan2 of :meth:`_first_raw`. NaN within ``RATE_ALIGNED`` of the alignment."""
+        g, n1, d1, n3, bb, ab = entries[:6]
+        dg, dn1, dd1, dn3, dbb, dab = rates[:6]
+        h2 = n1 * n1 + d1 * d1
+        if h2 < RATE_ALIGNED * RATE_ALIGNED:
+            return math.nan, math.nan, math.nan
+        h = math.sqrt(h2)
+        c1, s1 = -d1 / h, n1 / h
+        rate1 = (n1 * dd1 - d1 * dn1) / h2
+        dh = (n1 * dn1 + d1 * dd1) / h
+        rate2 = (g * dh - h * dg) / (g * g + h2)
+        dc1, ds1 = -s1 * rate1, c1 * rate1
+        ca, sa, xa, xx = self.cos_alpha, self.sin_alpha, self.cxb_a, self.cxb_x
+        c2, s2 = ca * g - sa * h, sa * g + ca * h
+        dc2, ds2 = ca * dg - sa * dh, sa * dg + ca * dh
+        yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
+        dyb = dbb * c1 + bb * dc1 + dab * s1 + ab * ds1
+        dyx = dab * c1 + ab * dc1 - dbb * s1 - bb * ds1
+        p, r = xa * c2 + xx * s2, xx * c2 - xa * s2
+        s3 = p * n3 + r * yx
+        ds3 = (xa * dc2 + xx * ds2) * n3 + p * dn3 + (xx * dc2 - xa * ds2) * yx + r * dyx
+        return rate1, rate2, (yb * ds3 - s3 * dyb) / (yb * yb + s3 * s3)
 
     def _aligned_within_limits(self, angles: tuple, regular, g, ops: Ops) -> tuple:
         """At the alignment only θ1 + σ θ3 is fixed (σ = sign of a·R c): where the seed's θ1 puts θ3

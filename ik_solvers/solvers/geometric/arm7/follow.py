@@ -9,11 +9,14 @@ third joints. Along a smooth path the answer is then:
 
 1. q(0) itself when it is within the limits and no joint is more than ``FOLLOW_STEP`` from the seed
    (the common case while tracking: one construction, no search);
-2. otherwise the point of the feasible swivel interval of those branches (Shimizu et al. 2008:
-   arm-angle intervals bounded by the closed-form roots of the joint-limit equations) nearest
-   ψ = 0, moved by a few Gauss-Newton steps on |q(ψ) - seed|² kept inside the interval. Near a
-   singularity, where the first and third joints of a triple turn fast with ψ, this keeps their
-   split nearest the seed instead of keeping the swivel angle itself;
+2. otherwise, from ψ = 0 or the point of the feasible swivel interval of those branches nearest it
+   (Shimizu et al. 2008: arm-angle intervals bounded by the closed-form roots of the joint-limit
+   equations), the converged minimum of |q(ψ) - seed|² (plus a weak pull off the limits) by
+   Newton steps with exact dq/dψ (:mod:`.swivel_newton`) when it is trusted (near the seed, away
+   from a triple's alignment, not against a limit); else candidate swivels and a few Gauss-Newton
+   steps kept inside the interval. Near a singularity, where the first and third joints of a
+   triple turn fast with ψ, the candidates keep their split nearest the seed instead of keeping
+   the swivel angle itself;
 3. when the interval is empty on the seed's branches, None: the caller falls back to any branch and
    reports the result as not continuous.
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
+from ik_solvers.solvers.geometric.arm7.swivel_newton import nearest_swivel
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
     feasible_span_one,
     matching_swivels_one,
@@ -55,7 +59,8 @@ def seed_branches(geo, arm, frame, ops):
 def follow_one(geo, arm, groups_of):
     """Steps 1-3 for one target (floats): the seven angles continuing the seed, or None.
 
-    ``groups_of(arm)``: the swivel search's groups (shoulder, wrist) of the construction. Candidate
+    ``groups_of(arm)``: the swivel search's groups (shoulder, wrist) of the construction. The
+    Newton short way (:func:`.swivel_newton.nearest_swivel`) first; where it is not trusted, candidate
     swivels, tried in turn until one gives a solution within ``FOLLOW_STEP`` of the seed: ψ = 0;
     the feasible point nearest 0 on the seed's branches (when ψ = 0 leaves the limits); the swivels
     where a first or third joint takes its seed value (next to a singularity, the split of the
@@ -71,6 +76,9 @@ def follow_one(geo, arm, groups_of):
         if span is None:
             return None
         best = (span[0], branches, _at(geo, arm, branches, span[0]))
+    short = nearest_swivel(geo, arm, groups, branches, best[0], best[2])
+    if short is not None:
+        return short
     if _step(best[2], arm.seed) > FOLLOW_STEP:
         matching = [
             psi for triple, forms, seed in groups for psi in matching_swivels_one(triple, forms, seed)

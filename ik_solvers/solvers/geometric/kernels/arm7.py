@@ -1,8 +1,8 @@
 """The 7-DoF arm's swivel choice compiled (numba): seed following and the nearest feasible swivel.
 
 The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
-branches, the feasible interval, the swivels matching the seed's split, the samples, the
-Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
+branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
+not trusted the swivels matching the seed's split, the samples, the Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
 intervals: the feasible swivel nearest the requested one), in the same order of operations but
 for one shortcut: away from the construction's own swivel, a triple's entries come from their
 swivel forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the
@@ -20,8 +20,8 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import arm7_newton, turn_bound
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
-from ik_solvers.solvers.geometric.kernels import turn_bound
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
@@ -441,6 +441,13 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
         if not found:
             return False
         _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)
+    short = work[0]
+    for i in range(7):
+        short[i] = q[i]
+    if arm7_newton.nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, short, work[1]):
+        for i in range(7):
+            q[i] = short[i]
+        return True
     if _step(q, arm) > FOLLOW_STEP:
         roots, keys = scratch[0], scratch[1]
         count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), roots, 0)

@@ -18,6 +18,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import dot, matvec, wrap
 
 ALIGNED = 1e-12  # axis_triple.ALIGNED
 LIMIT_TOLERANCE = 1e-10  # axis_triple.LIMIT_TOLERANCE [rad]
+RATE_ALIGNED = 1e-6  # axis_triple.RATE_ALIGNED
 NEAR_SEED = (0.5 * math.pi) ** 2  # axis_triple.NEAR_SEED [rad²]
 RAW, MIDDLE, SEED = 0.0, 1.0, 2.0  # how an angle is brought into its limits (AxisTriple._kind)
 ENTRIES = 7  # entries u·R w of the swivel forms (axis_triple.ENTRY_COUNT)
@@ -263,3 +264,43 @@ def matching_roots(forms, angles, roots, count):
             roots[count], roots[count + 1] = first, second
             count += 2
     return count
+
+
+@borrowing
+def rates_at(forms, cos_psi, sin_psi):
+    """d/dψ of :func:`entries_at`'s six entries: -k_c sin ψ + k_s cos ψ each."""
+    return (
+        forms[0, 1] * cos_psi - forms[0, 0] * sin_psi,
+        forms[1, 1] * cos_psi - forms[1, 0] * sin_psi,
+        forms[2, 1] * cos_psi - forms[2, 0] * sin_psi,
+        forms[3, 1] * cos_psi - forms[3, 0] * sin_psi,
+        forms[4, 1] * cos_psi - forms[4, 0] * sin_psi,
+        forms[5, 1] * cos_psi - forms[5, 0] * sin_psi,
+    )
+
+
+@borrowing
+def first_rates(t, e, de):
+    """AxisTriple.first_rates: d/dψ of :func:`first_raw`'s angles [rad/rad] from the entries ``e``
+    and their rates ``de``; NaN near the alignment (|R c × a| < ``RATE_ALIGNED``)."""
+    g, n1, d1, n3, bb, ab = e
+    dg, dn1, dd1, dn3, dbb, dab = de
+    h2 = n1 * n1 + d1 * d1
+    if h2 < RATE_ALIGNED * RATE_ALIGNED:
+        return math.nan, math.nan, math.nan
+    h = math.sqrt(h2)
+    c1, s1 = -d1 / h, n1 / h
+    rate1 = (n1 * dd1 - d1 * dn1) / h2
+    dh = (n1 * dn1 + d1 * dd1) / h
+    rate2 = (g * dh - h * dg) / (g * g + h2)
+    dc1, ds1 = -s1 * rate1, c1 * rate1
+    ca, sa, xa, xx = t[COS_ALPHA], t[SIN_ALPHA], t[CXB_A], t[CXB_X]
+    c2, s2 = ca * g - sa * h, sa * g + ca * h
+    dc2, ds2 = ca * dg - sa * dh, sa * dg + ca * dh
+    yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
+    dyb = dbb * c1 + bb * dc1 + dab * s1 + ab * ds1
+    dyx = dab * c1 + ab * dc1 - dbb * s1 - bb * ds1
+    p, r = xa * c2 + xx * s2, xx * c2 - xa * s2
+    s3 = p * n3 + r * yx
+    ds3 = (xa * dc2 + xx * ds2) * n3 + p * dn3 + (xx * dc2 - xa * ds2) * yx + r * dyx
+    return rate1, rate2, (yb * ds3 - s3 * dyb) / (yb * yb + s3 * s3)

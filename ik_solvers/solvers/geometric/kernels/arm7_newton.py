@@ -1,0 +1,138 @@
+"""The seed following's short way compiled (numba): the swivel nearest the seed by Newton steps.
+
+The float arithmetic of :mod:`ik_solvers.solvers.geometric.arm7.swivel_newton` (see its docstring:
+Newton steps on the slope of the following cost with the joints' analytic rates dq/dψ, converged,
+trusted only near the seed), in the same order of operations. ``arm``, ``geo`` and the triples'
+arrays as in :mod:`.arm7`; ``forms``: both triples' swivel forms (:func:`.arm7.groups`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
+
+NEWTON_STEPS, HALVINGS = 12, 4  # swivel_newton.NEWTON_STEPS, HALVINGS
+TRUST_SINE, START_STEP = 0.1, 1.0  # swivel_newton.TRUST_SINE, START_STEP [rad]
+CONVERGED, FINAL_STEP, SMALL_STEP, SECANT_SPAN = 1e-10, 1e-7, 1e-6, 1e-8  # swivel_newton's [rad]
+TRUST_STEP, MARGIN, MARGIN_WEIGHT = 0.3, 0.1, 0.5  # swivel_newton.TRUST_STEP [rad], MARGIN [rad], [1]
+LOWER, UPPER, SEED, Q4 = 3, 10, 23, 30  # arm7.LOWER, arm7.UPPER in ``geo``; arm7.SEED, arm7.Q4 in ``arm``
+
+
+@borrowing
+def _term(geo, arm, i, x, rate, sums):
+    """Add joint i's cost terms (its change from the seed, its pull off the limits) at angle x
+    [rad] with rate dx/dψ to ``sums`` (cost, slope, curvature); returns the new sums."""
+    cost, slope, gauss = sums
+    residual = x - arm[SEED + i]
+    cost, slope, gauss = cost + residual * residual, slope + residual * rate, gauss + rate * rate
+    below, above = x - geo[LOWER + i], geo[UPPER + i] - x
+    inside, inside_rate = (below, rate) if below < above else (above, -rate)
+    if inside < MARGIN:
+        near, near_rate = MARGIN_WEIGHT * (MARGIN - inside), -MARGIN_WEIGHT * inside_rate
+        cost, slope, gauss = cost + near * near, slope + near * near_rate, gauss + near_rate * near_rate
+    return cost, slope, gauss
+
+
+@borrowing
+def _rates(t, forms, upper, c, s):
+    """One triple's angle rates dθ/dψ on its branch at swivel (cos ψ, sin ψ)."""
+    rate1, rate2, rate3 = triple.first_rates(t, triple.entries_at(forms, c, s), triple.rates_at(forms, c, s))
+    return rate1, rate2 if upper else -rate2, rate3
+
+
+@borrowing
+def _angles(t, forms, seed, upper, c, s):
+    """One triple's angles on its branch at swivel (cos ψ, sin ψ) and their violation [rad]."""
+    raw = triple.first_raw(t, triple.entries_at(forms, c, s), seed[0])
+    angles = triple.ranged(t, raw if upper else triple.other(t, raw), seed)
+    return angles, triple.violation(t, angles)
+
+
+@borrowing
+def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known):
+    """q (7,) at swivel ψ [rad] (``known``: q holds them already); returns (violation [rad], cost,
+    half its slope, its Gauss-Newton curvature)."""
+    c, s = math.cos(psi), math.sin(psi)
+    if known:
+        s_out = triple.violation(shoulder, (q[0], q[1], q[2]))
+        w_out = triple.violation(wrist, (q[4], q[5], q[6]))
+    else:
+        s_angles, s_out = _angles(
+            shoulder, forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), s_upper, c, s
+        )
+        w_angles, w_out = _angles(
+            wrist, forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), w_upper, c, s
+        )
+        q[0], q[1], q[2], q[3], q[4], q[5], q[6] = (
+            s_angles[0],
+            s_angles[1],
+            s_angles[2],
+            arm[Q4],
+            w_angles[0],
+            w_angles[1],
+            w_angles[2],
+        )
+    s_rates, w_rates = _rates(shoulder, forms[0], s_upper, c, s), _rates(wrist, forms[1], w_upper, c, s)
+    sums = (0.0, 0.0, 0.0)
+    for i in range(3):
+        sums = _term(geo, arm, i, q[i], s_rates[i], sums)
+    sums = _term(geo, arm, 3, q[3], 0.0, sums)
+    for i in range(3):
+        sums = _term(geo, arm, 4 + i, q[4 + i], w_rates[i], sums)
+    return s_out + w_out, sums[0], sums[1], sums[2]
+
+
+@borrowing
+def _trusted(shoulder, wrist, q, arm):
+    """No joint of q further than TRUST_STEP from the seed, and neither triple within
+    TRUST_SINE of its alignment (|sin(θ2 - α)|)."""
+    far = 0.0
+    for i in range(7):
+        far = max(far, abs(q[i] - arm[SEED + i]))
+    apart = min(abs(math.sin(q[1] - shoulder[triple.ALPHA])), abs(math.sin(q[5] - wrist[triple.ALPHA])))
+    return far <= TRUST_STEP and apart >= TRUST_SINE
+
+
+@borrowing
+def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
+    """swivel_newton.nearest_swivel from swivel ``psi`` [rad] where q (7,) holds the angles, into
+    q: True when the answer is trusted, else False (q undefined). ``trial``: (7,) scratch."""
+    far = 0.0
+    for i in range(7):
+        far = max(far, abs(q[i] - arm[SEED + i]))
+    if far > START_STEP:
+        return False
+    violation, cost, slope, gauss = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True)
+    if violation > LIMIT_TOLERANCE:
+        return False
+    last_psi, last_slope, has_last = 0.0, 0.0, False
+    for _ in range(NEWTON_STEPS):
+        curvature = gauss
+        if has_last and abs(psi - last_psi) > SECANT_SPAN:
+            secant = (slope - last_slope) / (psi - last_psi)
+            curvature = secant if secant > 0.0 else gauss
+        step = -slope / curvature if curvature > 0.0 else math.nan
+        if not abs(step) < math.inf:
+            return False
+        if abs(step) < CONVERGED:
+            return _trusted(shoulder, wrist, q, arm)
+        final = has_last and abs(step) < FINAL_STEP
+        accepted = False
+        for _ in range(HALVINGS):
+            moved = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False)
+            if moved[0] <= LIMIT_TOLERANCE and (moved[1] <= cost or abs(step) < SMALL_STEP):
+                accepted = True
+                break
+            step *= 0.5
+        if not accepted:
+            return False
+        last_psi, last_slope, has_last = psi, slope, True
+        psi, cost, slope, gauss = psi + step, moved[1], moved[2], moved[3]
+        for i in range(7):
+            q[i] = trial[i]
+        if final:
+            return _trusted(shoulder, wrist, q, arm)
+    return False
