@@ -20,6 +20,7 @@ expired after all (its goals refused without a word: a Sync Write gets no answer
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 import numpy as np
@@ -69,6 +70,7 @@ class ServoBridge:
         self.goals = np.zeros(len(self.joints))  # [rad]
         self.command = np.zeros(len(self.joints))  # [rad]
         self.command_time = -math.inf
+        self.command_lock = threading.Lock()  # set_command may come from another thread than cycle
         self.torque_on = False
         self.healthy = False
         self.last_cycle = None
@@ -138,8 +140,9 @@ class ServoBridge:
         """Goals and command := the present positions (clamped to the calibrated range)."""
         present = np.array([j.to_angle(states[j.servo_id].position) for j in self.joints])
         self.goals = np.clip(present, self.low, self.high)
-        self.command = self.goals.copy()
-        self.command_time = -math.inf
+        with self.command_lock:
+            self.command = self.goals.copy()
+            self.command_time = -math.inf
 
     def _arm_watchdog(self) -> None:
         """(Re)start the bus watchdog of every servo that has one: clear it (an expired one refuses
@@ -190,9 +193,10 @@ class ServoBridge:
         """Take joint targets [rad] by name, received at ``now`` [s]; what was used and skipped.
 
         Unknown names, non-finite values and values without a name are skipped; targets are
-        clamped to the calibrated range.
+        clamped to the calibrated range. Safe to call from another thread than :meth:`cycle`'s:
+        the cycle takes the command whole, never half written.
         """
-        unknown, not_finite = [], []
+        unknown, not_finite, targets = [], [], {}
         for name, value in zip(names, positions):
             k = self.index.get(name)
             if k is None:
@@ -200,17 +204,22 @@ class ServoBridge:
             elif not math.isfinite(value):
                 not_finite.append(name)
             else:
-                self.command[k] = min(max(value, self.low[k]), self.high[k])
+                targets[k] = min(max(value, self.low[k]), self.high[k])
         used = min(len(names), len(positions)) - len(unknown) - len(not_finite)
-        if used:
-            self.command_time = now
+        with self.command_lock:
+            for k, value in targets.items():
+                self.command[k] = value
+            if used:
+                self.command_time = now
         return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
 
     def next_goals(self, dt: float, now: float) -> np.ndarray:
         """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
-        fresh = now - self.command_time <= self.config.command_timeout
+        with self.command_lock:
+            command, command_time = self.command.copy(), self.command_time
+        fresh = now - command_time <= self.config.command_timeout
         if fresh and self.healthy and self.torque_on:
-            step = np.clip(self.command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
+            step = np.clip(command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
             self.goals = np.clip(self.goals + step, self.low, self.high)
         return self.goals
 
