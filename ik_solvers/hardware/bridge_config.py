@@ -22,7 +22,7 @@ class BridgeConfig:
         bus_watchdog: the servos stop by themselves after this silence (models with a bus
             watchdog; 0 = off).
         reopen_interval: time between attempts to reopen a lost port.
-        retries: extra attempts of a cycle's failed group read before the servos are read one by one
+        retries: cycles in a row whose group read may fail before the servos are read one by one
             (start-up transactions: :mod:`ik_solvers.hardware.setup_retries`).
         torque_off_on_shutdown: disable torque when the bridge stops.
         follow: when a servo counts as not following its goal.
