@@ -5,8 +5,8 @@ servo's present position, velocity and load with one (Fast) Sync Read. Goals mov
 latest command at no more than the joint's velocity limit [rad/s] and never leave the calibrated
 range; a command older than ``command_timeout`` is not followed (the goals hold), nor is any
 command while a servo fails to answer or reports a hardware error. Failed transactions are
-retried, counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`, and the servo
-that failed is found by reading the servos one by one. A lost port is reopened every
+counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`; when the group read keeps
+failing, the servo that fails is found by reading the servos one by one. A lost port is reopened every
 ``reopen_interval`` seconds; the servos are then brought up again from where they are.
 
 Each servo's bus watchdog (Dynamixel) counts from the last instruction *that servo* heard, so it
@@ -309,11 +309,9 @@ class ServoBridge:
             self._arm_watchdog()
 
     def _read_states(self) -> dict[int, ServoState]:
-        """All servos' states with one group read; none when it fails (the goals hold this cycle).
-        After ``retries`` cycles in a row whose group read failed, the servos are read one by one
-        to name the one that fails. A retry within the cycle would wait out another timeout: on a
-        loaded machine, where answers come late, a cycle took 0.5 s that way (the group read, its
-        retry and three single reads of ~0.1 s each), long enough for the servos' watchdogs."""
+        """All servos' states with one group read; none when it fails (the goals hold this cycle; no
+        retry: a late answer must not cost several timeouts). After ``retries`` cycles in a row whose
+        group read failed, the servos are read one by one to name the one that fails."""
         try:
             states = self.bus.read_states(self.ids)
         except BusError as error:
