@@ -57,6 +57,9 @@ DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_PERIOD = 1.0  # [s] at most one log line of each kind in this time
 NAMES_LOGGED = 5  # names quoted in a log line, each cut to NAME_CHARS
 NAME_CHARS = 40
+# The executor's thread must not keep the bus thread waiting for the interpreter lock (default 5 ms,
+# half a cycle), as in the emulator's sim link.
+SWITCH_INTERVAL = 0.0002  # [s]
 
 
 def declare(node: Node) -> dict:
@@ -137,6 +140,7 @@ class ServoBridgeNode(Node):
         self.next_diagnostics = 0.0  # [s] when the bus thread publishes /diagnostics next
         self.bus_lock = threading.Lock()  # one bus transaction at a time: the cycle or the service
         self.create_timer(LOG_PERIOD, self.command_log.flush)
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.loop = PacedLoop(1.0 / p["rate"], self.on_cycle, self.on_loop_error, "servo bus")
         self.loop.start()
 
