@@ -66,13 +66,14 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="servo_bridge_rate_"))
     stats = folder / "stats.json"
     print(subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip())
-    with EmulatorProcess(["--calibration", str(calibration_file), "--link", str(folder / "tty")]) as emulator:
+    emulator = EmulatorProcess(["--calibration", str(calibration_file), "--link", str(folder / "tty")])
+    with emulator, open(folder / "servo_bridge.log", "wb") as log:
         bridge = subprocess.Popen(
             [sys.executable, "-m", "ik_solvers.hardware.servo_bridge_node", "--ros-args"]
             + ["-p", f"calibration:={calibration_file}", "-p", f"port:={emulator.port}"]
             + ["-p", f"stats_file:={stats}"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         rclpy.init()
         try:
@@ -84,6 +85,9 @@ def main() -> int:
             bridge.send_signal(signal.SIGINT)
             bridge.wait(timeout=STOP_TIMEOUT)
             rclpy.shutdown()
+    if not stats.is_file():
+        print(f"servo_bridge wrote no summary; its log: {folder / 'servo_bridge.log'}")
+        return 1
     summary = json.loads(stats.read_text())
     print(
         f"servo_bridge ({args.protocol}, {args.commands:g} commands/s, {args.seconds:g} s): "
