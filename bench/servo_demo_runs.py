@@ -10,7 +10,8 @@ summary), and the CPU time [s] (user + system, from
 /proc, sampled while the run lasts) each process of the pipeline used, with its CPU cost per bus
 cycle [ms]. CPU time, unlike wall time, does not grow when neighbours take the cores.
 
-Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech] [--neighbours 1]``.
+Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech|none] [--neighbours 1]``
+(``none``: the simulator-only demo, the same timeline without the bus, for comparison).
 """
 
 from __future__ import annotations
@@ -74,8 +75,7 @@ def run_demo(protocol: str, output: Path) -> tuple[int, dict, dict[str, float], 
             "-m",
             "ik_solvers.demo.ik_demo",
             "--quick",
-            "--servo-bus",
-            protocol,
+            *(["--servo-bus", protocol] if protocol != "none" else []),
             "--output",
             str(output),
         ],
@@ -120,7 +120,12 @@ def load_average() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--protocol", choices=("dynamixel", "feetech"), default="dynamixel")
+    parser.add_argument(
+        "--protocol",
+        choices=("dynamixel", "feetech", "none"),
+        default="dynamixel",
+        help="the bus's protocol; none: the simulator-only demo, for comparison",
+    )
     parser.add_argument("--neighbours", type=int, default=0, help="CPU-bound processes beside the runs")
     parser.add_argument(
         "--output", type=Path, default=None, help="folder for the runs' outputs (default: a temporary one)"

@@ -3,7 +3,9 @@
 Each :meth:`ServoBridge.cycle` writes every servo's goal with one Sync Write and reads every
 servo's present position, velocity and load with one (Fast) Sync Read. Goals move toward the
 latest command at no more than the joint's velocity limit [rad/s] and never leave the calibrated
-range; a command older than ``command_timeout`` is not followed (the goals hold), nor is any
+range; a command is followed for ``command_timeout`` seconds of the bridge's own steps (each
+cycle counts what its goal step covers, at most 0.1 s: a late cycle does not age a command more
+than it moves the goals), then the goals hold; nor is any
 command while a servo fails to answer or reports a hardware error. Failed transactions are
 counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`; when the group read keeps
 failing, the servo that fails is found by reading the servos one by one. A lost port is reopened every
@@ -69,7 +71,7 @@ class ServoBridge:
         self.low, self.high = np.array([j.angle_range() for j in self.joints]).T
         self.goals = np.zeros(len(self.joints))  # [rad]
         self.command = np.zeros(len(self.joints))  # [rad]
-        self.command_time = -math.inf
+        self.command_age = math.inf  # [s] of goal steps since the latest command arrived
         self.command_lock = threading.Lock()  # set_command may come from another thread than cycle
         self.torque_on = False
         self.healthy = False
@@ -143,7 +145,7 @@ class ServoBridge:
         self.goals = np.clip(present, self.low, self.high)
         with self.command_lock:
             self.command = self.goals.copy()
-            self.command_time = -math.inf
+            self.command_age = math.inf
 
     def _arm_watchdog(self) -> None:
         """(Re)start the bus watchdog of every servo that has one: clear it (an expired one refuses
@@ -190,8 +192,8 @@ class ServoBridge:
         self.health.port_open = False
 
     # -- commands -----------------------------------------------------------------------------
-    def set_command(self, names: list[str], positions: list[float], now: float) -> CommandUse:
-        """Take joint targets [rad] by name, received at ``now`` [s]; what was used and skipped.
+    def set_command(self, names: list[str], positions: list[float]) -> CommandUse:
+        """Take joint targets [rad] by name, received now; what was used and skipped.
 
         Unknown names, non-finite values and values without a name are skipped; targets are
         clamped to the calibrated range. Safe to call from another thread than :meth:`cycle`'s:
@@ -211,14 +213,14 @@ class ServoBridge:
             for k, value in targets.items():
                 self.command[k] = value
             if used:
-                self.command_time = now
+                self.command_age = 0.0
         return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
 
-    def next_goals(self, dt: float, now: float) -> np.ndarray:
+    def next_goals(self, dt: float) -> np.ndarray:
         """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
         with self.command_lock:
-            command, command_time = self.command.copy(), self.command_time
-        fresh = now - command_time <= self.config.command_timeout
+            command, fresh = self.command.copy(), self.command_age <= self.config.command_timeout
+            self.command_age += dt
         if fresh and self.healthy and self.torque_on:
             step = np.clip(command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
             self.goals = np.clip(self.goals + step, self.low, self.high)
@@ -245,7 +247,7 @@ class ServoBridge:
         try:
             if self._silent_too_long():
                 self._arm_watchdog()  # the servos may stop before the next write arrives
-            goals = self.next_goals(dt, now)
+            goals = self.next_goals(dt)
             self.last_write = self.clock()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
             states = self._read_states()

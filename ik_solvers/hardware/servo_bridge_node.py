@@ -160,7 +160,7 @@ class ServoBridgeNode(Node):
 
     def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
         """Hand a command to the bridge; log (throttled) what it skipped."""
-        use = self.bridge.set_command(names, positions, time.monotonic())
+        use = self.bridge.set_command(names, positions)
         if use.skipped:
             self.command_log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
 
