@@ -301,7 +301,9 @@ def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch)
     assert answer.success, answer.message
     # The simulator follows the node's commands: its measured sole comes near the target.
     near = lambda: fk_error(leg, states[-1], target) < 0.01
-    assert resend_until(ros_module, target_publisher, pose_stamped(target), near, 20.0), (
+    # in turn with a target a few mm away, so that ik_node keeps commanding (see resend_until)
+    beside = pose_stamped(leg_target(leg, knee=0.59))
+    assert resend_until(ros_module, target_publisher, [pose_stamped(target), beside], near, 20.0), (
         f"{fk_error(leg, states[-1], target)} m off; {len(commands)} commands, the last "
         f"{fk_error(leg, commands[-1], target) if commands else None} m off\n{launched.output()}"
     )
