@@ -71,7 +71,7 @@ def make_bridge(protocol: str, port: str) -> ServoBridge:
 def sway(bridge: ServoBridge, now: float) -> None:
     """A command that keeps every joint moving: a 0.2 rad saw tooth at 0.5 Hz inside its range."""
     middle = (bridge.low + bridge.high) / 2
-    bridge.set_command(list(bridge.calibration.joint_names), list(middle + 0.2 * ((now % 2.0) - 1.0)), now)
+    bridge.set_command(list(bridge.calibration.joint_names), list(middle + 0.2 * ((now % 2.0) - 1.0)))
 
 
 def run_paced(bridge: ServoBridge, seconds: float, on_cycle=None) -> list[tuple[float, bool]]:
@@ -158,7 +158,7 @@ def stall_report(bridge: ServoBridge, emulator: EmulatorProcess) -> float:
         now = time.monotonic()
         sway(bridge, now)
         if at is not None:
-            bridge.set_command(["l_elbow"], [max(at - (now - start), bridge.low[k])], now)
+            bridge.set_command(["l_elbow"], [max(at - (now - start), bridge.low[k])])
         reading = bridge.cycle(now)
         if at is None and reading is not None:
             at = dict(zip(reading.names, reading.positions))["l_elbow"]

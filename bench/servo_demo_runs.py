@@ -4,11 +4,14 @@ Runs ``ik_demo --quick --servo-bus PROTOCOL`` K times (optionally beside N CPU-b
 ``python -c 'while True: pass'``, started before the first run and stopped after the last) and
 prints one row per run: the 1-minute load average at its start, the worst settled tracking error
 [mm] of each chain (the demo's own figure; the issue's bound is 10 mm), the bus's mean read+write
-cycle rate [Hz] and errors (servo_bridge's summary), and the CPU time [s] (user + system, from
+cycle rate [Hz], the rate 99 % of its cycles reach (p1), its overruns (cycles that ended after the
+next one's deadline), the longest gap between two answered cycles [s] and errors (servo_bridge's
+summary), and the CPU time [s] (user + system, from
 /proc, sampled while the run lasts) each process of the pipeline used, with its CPU cost per bus
 cycle [ms]. CPU time, unlike wall time, does not grow when neighbours take the cores.
 
-Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech] [--neighbours 1]``.
+Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech|none] [--neighbours 1]``
+(``none``: the simulator-only demo, the same timeline without the bus, for comparison).
 """
 
 from __future__ import annotations
@@ -72,8 +75,7 @@ def run_demo(protocol: str, output: Path) -> tuple[int, dict, dict[str, float], 
             "-m",
             "ik_solvers.demo.ik_demo",
             "--quick",
-            "--servo-bus",
-            protocol,
+            *(["--servo-bus", protocol] if protocol != "none" else ["--fixed-base"]),
             "--output",
             str(output),
         ],
@@ -118,7 +120,12 @@ def load_average() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--protocol", choices=("dynamixel", "feetech"), default="dynamixel")
+    parser.add_argument(
+        "--protocol",
+        choices=("dynamixel", "feetech", "none"),
+        default="dynamixel",
+        help="the bus's protocol; none: the simulator-only demo, for comparison",
+    )
     parser.add_argument("--neighbours", type=int, default=0, help="CPU-bound processes beside the runs")
     parser.add_argument(
         "--output", type=Path, default=None, help="folder for the runs' outputs (default: a temporary one)"
@@ -145,7 +152,9 @@ def main() -> int:
             chains = " ".join(f"{c}={v:.1f}" for c, v in sorted(settled.items())) or "no results"
             print(
                 f"run {k}: load {load:.1f} exit {code} {'ok ' if ok else 'BAD'} settled mm: {chains}; "
-                f"bus {bus.get('cycle_hz', 0):.1f} Hz, {bus.get('errors', '?')} errors {bus.get('errors_by_kind', {})}; "
+                f"bus {bus.get('cycle_hz', 0):.1f} Hz (p1 {bus.get('cycle_hz_p1', 0):.1f} Hz, "
+                f"{bus.get('overruns', '?')} overruns, longest gap {bus.get('longest_gap_s', '?')} s), "
+                f"{bus.get('errors', '?')} errors {bus.get('errors_by_kind', {})}; "
                 f"wall {wall:.0f} s",
                 flush=True,
             )

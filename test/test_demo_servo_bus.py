@@ -43,6 +43,9 @@ def test_the_demo_through_the_bus_prints_the_table_and_the_bus_section(demo):
     bus = results["servo_bus"]
     assert bus["protocol"] == protocol and bus["servos"] == 26
     assert bus["cycle_hz"] > 0 and bus["errors"] >= 0 and bus["good_cycles"] > 0
+    assert bus["cycle_hz_p1"] > 0 and bus["overruns"] >= 0
+    # the bridge stops before the emulator closes its pty: no port error at the end
+    assert "port" not in bus["errors_by_kind"], bus
 
 
 def test_ik_succeeds_and_the_robot_settles_on_its_targets_through_the_bus(demo):

@@ -12,6 +12,7 @@ servo_bus_emulator on a real pseudo-terminal. ros2_control.launch.py is not run 
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
@@ -161,11 +162,15 @@ def call(session, client, request, launched: Launched):
 
 
 def resend_until(session, publisher, message, condition, timeout: float = DEFAULT_TIMEOUT) -> bool:
-    """Publish ``message`` every spin until ``condition()``: a message sent before discovery has
-    completed on the node's side is lost, even once the publisher counts the match."""
+    """Publish ``message`` (a list: each in turn) every spin until ``condition()``: a message sent
+    before discovery has completed on the node's side is lost, even once the publisher counts the
+    match. ik_node publishes a command only while it moves: resending one target whose command was
+    lost on its way (ik_node's writer not yet matched to the listener) brings no new command;
+    two targets in turn do."""
+    turns = itertools.cycle(message if isinstance(message, list) else [message])
 
     def sent_and_met() -> bool:
-        publisher.publish(message)
+        publisher.publish(next(turns))
         return condition()
 
     return wait_for_matching(session.executor, publisher) and spin_until(
@@ -184,10 +189,15 @@ def joint_states_counted(diagnostics: list[DiagnosticArray]) -> bool:
     return False
 
 
-def leg_target(chain) -> np.ndarray:
+def leg_target(chain, knee: float = 0.6) -> np.ndarray:
     """(4, 4) sole pose of a slightly bent leg, in the chain's base frame (reachable by any robot)."""
-    q = np.clip([0.05, 0.02, -0.3, 0.6, -0.3, -0.02], chain.lower, chain.upper)
+    q = np.clip([0.05, 0.02, -knee / 2, knee, -knee / 2, -0.02], chain.lower, chain.upper)
     return chain.fk(q)
+
+
+def leg_targets(chain) -> list:
+    """Two PoseStamped targets of a slightly bent leg, to send in turn (see :func:`resend_until`)."""
+    return [pose_stamped(leg_target(chain, knee)) for knee in (0.6, 0.5)]
 
 
 def fk_error(chain, joint_state: JointState, target: np.ndarray) -> float:
@@ -235,7 +245,7 @@ def test_ik_launch_with_another_urdf_a_params_file_and_a_namespace(ros_module, l
     )
     assert not refused.success and "valid chains: left_leg, right_arm" in refused.message
 
-    assert resend_until(ros_module, target_publisher, pose_stamped(target), lambda: bool(commands))
+    assert resend_until(ros_module, target_publisher, leg_targets(variant), lambda: bool(commands))
     launched.stop(("ik_node",))
 
 
@@ -267,9 +277,7 @@ def test_hardware_launch_sends_commands_to_the_topic_and_the_controller(ros_modu
         launched.output()
     )
     answered = lambda: bool(commands) and bool(arrays)
-    assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), answered), (
-        launched.output()
-    )
+    assert resend_until(ros_module, target_publisher, leg_targets(leg), answered), launched.output()
     assert positions_of(commands[-1], leg.joint_names) is not None
     assert all(np.isfinite(arrays[-1].data))
     launched.stop(("ik_node",))
@@ -293,7 +301,9 @@ def test_sim_launch_runs_the_node_and_the_simulator_together(ros_module, launch)
     assert answer.success, answer.message
     # The simulator follows the node's commands: its measured sole comes near the target.
     near = lambda: fk_error(leg, states[-1], target) < 0.01
-    assert resend_until(ros_module, target_publisher, pose_stamped(target), near, 20.0), (
+    # in turn with a target a few mm away, so that ik_node keeps commanding (see resend_until)
+    beside = pose_stamped(leg_target(leg, knee=0.59))
+    assert resend_until(ros_module, target_publisher, [pose_stamped(target), beside], near, 20.0), (
         f"{fk_error(leg, states[-1], target)} m off; {len(commands)} commands, the last "
         f"{fk_error(leg, commands[-1], target) if commands else None} m off\n{launched.output()}"
     )
@@ -307,6 +317,10 @@ def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):
     node = ros_module.make_node("servo_bridge_launch_client")
     states: list[JointState] = []
     node.create_subscription(JointState, "/joint_states", states.append, 10)
+    commands: list[JointState] = []  # what ik_node sent, and the bridge's diagnostics: for a failure's report
+    node.create_subscription(JointState, "joint_commands", commands.append, 10)
+    diagnostics: list[DiagnosticArray] = []
+    node.create_subscription(DiagnosticArray, "/diagnostics", diagnostics.append, 10)
     target_publisher = node.create_publisher(type(pose_stamped(np.eye(4))), "left_leg/target_pose", 1)
     solve = node.create_client(SolveIK, "solve_ik")
     emulator = EmulatorProcess(
@@ -327,12 +341,24 @@ def test_servo_bridge_launch_on_the_emulated_bus(ros_module, launch, tmp_path):
         knee = calibration.by_joint("l_knee").servo_id
         before = emulator.state()[knee]["goal"]
         moved = lambda: emulator.state()[knee]["goal"] != before
-        assert resend_until(ros_module, target_publisher, pose_stamped(leg_target(leg)), moved), (
-            launched.output()
+        assert resend_until(ros_module, target_publisher, leg_targets(leg), moved), (
+            f"{launched.output()}\n{bridge_report(commands, diagnostics, emulator.state()[knee])}"
         )
         launched.stop(("servo_bridge", "ik_node"))
     finally:
         emulator.stop()
+
+
+def bridge_report(commands: list[JointState], diagnostics: list[DiagnosticArray], knee: dict) -> str:
+    """What the bridge was told and said, for a failure's message: ik_node's commands of l_knee,
+    the bridge's last bus status, and the knee servo's registers."""
+    knee_commands = [dict(zip(m.name, m.position)).get("l_knee") for m in commands]
+    bus = [s for array in diagnostics for s in array.status if s.name == "servo_bridge: bus"]
+    last = f"{bus[-1].message} {[(v.key, v.value) for v in bus[-1].values]}" if bus else "none"
+    return (
+        f"joint_commands received: {len(commands)}, l_knee in the last ones: {knee_commands[-3:]}\n"
+        f"servo_bridge bus status: {last}\nl_knee servo: {knee}"
+    )
 
 
 MAKER = MakerSpec(arm_joints=5, root_on_floor=True)

@@ -30,6 +30,12 @@ from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers_interfaces.srv import SolveIK
 
 LOST_ANSWER = 2.0  # [s] a solve_ik call unanswered this long is taken as lost and sent again
+# Messages kept for this node per recorded topic. A starved demo process (a third of a core, the
+# pipeline's biggest user, at load 10-18 beside a CPU-bound neighbour) falls seconds behind: with
+# 100 the oldest /joint_states were dropped, and the recording had 1.5-2 s without a state, which
+# the tracking figures bridged by interpolation (arms "57-60 mm off" at a hold the robot held).
+# Messages are placed in time by their stamps, so late is harmless; lost is not.
+RECORD_DEPTH = 5000  # 12 s of joint_commands at 4 chains x 100 Hz, 50 s of /joint_states
 
 
 def _stamp_nanoseconds(stamp) -> int:
@@ -57,11 +63,11 @@ class DemoNode(Node):
             name: self.create_publisher(PointStamped, f"{name}/pole_target", 10) for name in chains
         }
         self.command_subscription = self.create_subscription(
-            JointState, "joint_commands", self.on_command, 100
+            JointState, "joint_commands", self.on_command, RECORD_DEPTH
         )
-        self.create_subscription(JointState, "/joint_states", self.on_state, 100)
+        self.create_subscription(JointState, "/joint_states", self.on_state, RECORD_DEPTH)
         self.create_subscription(DiagnosticArray, "/diagnostics", self.on_diagnostics, 10)
-        self.create_subscription(PoseStamped, "/sim_node/base_pose", self.on_base_pose, 100)
+        self.create_subscription(PoseStamped, "/sim_node/base_pose", self.on_base_pose, RECORD_DEPTH)
         self.parameters = AsyncParameterClient(self, ik_node_name)
         self.solve_client = self.create_client(SolveIK, "solve_ik")
 

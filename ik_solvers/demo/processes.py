@@ -69,11 +69,12 @@ class Children:
                 raise RuntimeError(f"{log_path.stem} exited with code {process.returncode}:\n{tail}")
 
     def stop_all(self) -> None:
-        """SIGINT each child, wait up to STOP_TIMEOUT, then SIGKILL."""
+        """Stop the children newest first, each before the next is signalled: a child may use one
+        started before it (servo_bridge the emulator's pty, whose loss it would count as an error).
+        SIGINT, up to STOP_TIMEOUT, then SIGKILL."""
         for process, _ in reversed(self.started):
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
-        for process, _ in reversed(self.started):
             try:
                 process.wait(timeout=STOP_TIMEOUT)
             except subprocess.TimeoutExpired:

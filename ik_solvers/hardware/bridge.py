@@ -3,10 +3,12 @@
 Each :meth:`ServoBridge.cycle` writes every servo's goal with one Sync Write and reads every
 servo's present position, velocity and load with one (Fast) Sync Read. Goals move toward the
 latest command at no more than the joint's velocity limit [rad/s] and never leave the calibrated
-range; a command older than ``command_timeout`` is not followed (the goals hold), nor is any
+range; a command is followed for ``command_timeout`` seconds of the bridge's own steps (each
+cycle counts what its goal step covers, at most 0.1 s: a late cycle does not age a command more
+than it moves the goals), then the goals hold; nor is any
 command while a servo fails to answer or reports a hardware error. Failed transactions are
-retried, counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`, and the servo
-that failed is found by reading the servos one by one. A lost port is reopened every
+counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`; when the group read keeps
+failing, the servo that fails is found by reading the servos one by one. A lost port is reopened every
 ``reopen_interval`` seconds; the servos are then brought up again from where they are.
 
 Each servo's bus watchdog (Dynamixel) counts from the last instruction *that servo* heard, so it
@@ -20,6 +22,7 @@ expired after all (its goals refused without a word: a Sync Write gets no answer
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 import numpy as np
@@ -68,13 +71,15 @@ class ServoBridge:
         self.low, self.high = np.array([j.angle_range() for j in self.joints]).T
         self.goals = np.zeros(len(self.joints))  # [rad]
         self.command = np.zeros(len(self.joints))  # [rad]
-        self.command_time = -math.inf
+        self.command_age = math.inf  # [s] of goal steps since the latest command arrived
+        self.command_lock = threading.Lock()  # set_command may come from another thread than cycle
         self.torque_on = False
         self.healthy = False
         self.last_cycle = None
         self.last_write = None  # wall-clock time [s] of the last goal write (the servos' watchdog runs on it)
         self.clock = time.monotonic
         self.next_reopen = 0.0
+        self.failed_group_reads = 0  # cycles in a row whose group read failed
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
         self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
@@ -138,8 +143,9 @@ class ServoBridge:
         """Goals and command := the present positions (clamped to the calibrated range)."""
         present = np.array([j.to_angle(states[j.servo_id].position) for j in self.joints])
         self.goals = np.clip(present, self.low, self.high)
-        self.command = self.goals.copy()
-        self.command_time = -math.inf
+        with self.command_lock:
+            self.command = self.goals.copy()
+            self.command_age = math.inf
 
     def _arm_watchdog(self) -> None:
         """(Re)start the bus watchdog of every servo that has one: clear it (an expired one refuses
@@ -186,13 +192,14 @@ class ServoBridge:
         self.health.port_open = False
 
     # -- commands -----------------------------------------------------------------------------
-    def set_command(self, names: list[str], positions: list[float], now: float) -> CommandUse:
-        """Take joint targets [rad] by name, received at ``now`` [s]; what was used and skipped.
+    def set_command(self, names: list[str], positions: list[float]) -> CommandUse:
+        """Take joint targets [rad] by name, received now; what was used and skipped.
 
         Unknown names, non-finite values and values without a name are skipped; targets are
-        clamped to the calibrated range.
+        clamped to the calibrated range. Safe to call from another thread than :meth:`cycle`'s:
+        the cycle takes the command whole, never half written.
         """
-        unknown, not_finite = [], []
+        unknown, not_finite, targets = [], [], {}
         for name, value in zip(names, positions):
             k = self.index.get(name)
             if k is None:
@@ -200,17 +207,22 @@ class ServoBridge:
             elif not math.isfinite(value):
                 not_finite.append(name)
             else:
-                self.command[k] = min(max(value, self.low[k]), self.high[k])
+                targets[k] = min(max(value, self.low[k]), self.high[k])
         used = min(len(names), len(positions)) - len(unknown) - len(not_finite)
-        if used:
-            self.command_time = now
+        with self.command_lock:
+            for k, value in targets.items():
+                self.command[k] = value
+            if used:
+                self.command_age = 0.0
         return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
 
-    def next_goals(self, dt: float, now: float) -> np.ndarray:
+    def next_goals(self, dt: float) -> np.ndarray:
         """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
-        fresh = now - self.command_time <= self.config.command_timeout
+        with self.command_lock:
+            command, fresh = self.command.copy(), self.command_age <= self.config.command_timeout
+            self.command_age += dt
         if fresh and self.healthy and self.torque_on:
-            step = np.clip(self.command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
+            step = np.clip(command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
             self.goals = np.clip(self.goals + step, self.low, self.high)
         return self.goals
 
@@ -235,7 +247,7 @@ class ServoBridge:
         try:
             if self._silent_too_long():
                 self._arm_watchdog()  # the servos may stop before the next write arrives
-            goals = self.next_goals(dt, now)
+            goals = self.next_goals(dt)
             self.last_write = self.clock()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
             states = self._read_states()
@@ -299,19 +311,22 @@ class ServoBridge:
             self._arm_watchdog()
 
     def _read_states(self) -> dict[int, ServoState]:
-        """All servos' states: the group read, retried, then one by one to find who failed."""
-        for _ in range(1 + self.config.retries):
-            try:
-                states = self.bus.read_states(self.ids)
-            except BusError as error:
-                if error.kind == "port":
-                    raise
-                self.health.record_error(error.kind, str(error), error.servo_id)
-                self.bus.clear_input()
-                continue
-            self._record_answers(states)
-            return states
-        states = self._read_one_by_one()
+        """All servos' states with one group read; none when it fails (the goals hold this cycle; no
+        retry: a late answer must not cost several timeouts). After ``retries`` cycles in a row whose
+        group read failed, the servos are read one by one to name the one that fails."""
+        try:
+            states = self.bus.read_states(self.ids)
+        except BusError as error:
+            if error.kind == "port":
+                raise
+            self.health.record_error(error.kind, str(error), error.servo_id)
+            self.bus.clear_input()
+            self.failed_group_reads += 1
+            if self.failed_group_reads <= self.config.retries:
+                return {}
+            states = self._read_one_by_one()
+        else:
+            self.failed_group_reads = 0
         self._record_answers(states)
         return states
 

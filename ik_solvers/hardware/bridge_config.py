@@ -17,12 +17,13 @@ class BridgeConfig:
 
     Attributes:
         rate_hz: read/write cycles per second.
-        command_timeout: a command older than this is not followed any more (the goals hold).
+        command_timeout: a command is followed for this long after it arrived, counted in the
+            bridge's goal steps (at most 0.1 s a cycle), then the goals hold.
         velocity_scale: share of each joint's URDF velocity limit the goals may move at.
         bus_watchdog: the servos stop by themselves after this silence (models with a bus
             watchdog; 0 = off).
         reopen_interval: time between attempts to reopen a lost port.
-        retries: extra attempts of a cycle's failed group read before the servos are read one by one
+        retries: cycles in a row whose group read may fail before the servos are read one by one
             (start-up transactions: :mod:`ik_solvers.hardware.setup_retries`).
         torque_off_on_shutdown: disable torque when the bridge stops.
         follow: when a servo counts as not following its goal.

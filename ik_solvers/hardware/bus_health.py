@@ -14,6 +14,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 RATE_WINDOW = 100  # cycles over which the cycle rate is measured
+PERIOD_BIN = 1e-4  # [s] resolution of the counted times between two cycles
 EVENT_QUEUE = 100  # events kept until the node logs them (older ones are dropped)
 
 
@@ -58,6 +59,7 @@ class BusHealth:
     last_error: str = ""
     first_cycle: float | None = None
     cycle_ends: deque = field(default_factory=lambda: deque(maxlen=RATE_WINDOW))
+    periods: Counter = field(default_factory=Counter)  # time between two cycles [PERIOD_BIN] -> count
     events: deque = field(default_factory=lambda: deque(maxlen=EVENT_QUEUE))
     last_reading: float | None = None  # [s] end of the last cycle in which some servo answered
     stalled_since: float | None = None  # [s] while no servo has answered for longer than the stall time
@@ -149,6 +151,8 @@ class BusHealth:
 
     def record_cycle(self, now: float, good: bool) -> None:
         """One read/write cycle ended at ``now`` [s]."""
+        if self.cycle_ends:
+            self.periods[round((now - self.cycle_ends[-1]) / PERIOD_BIN)] += 1
         self.cycles += 1
         self.good_cycles += int(good)
         self.cycle_ends.append(now)
@@ -172,12 +176,25 @@ class BusHealth:
             return 0.0
         return (self.cycles - 1) / (self.cycle_ends[-1] - self.first_cycle)
 
+    def period_percentile(self, share: float) -> float:
+        """The time between two cycles [s] that ``share`` (0..1) of them do not exceed (0 before two)."""
+        total, seen = sum(self.periods.values()), 0
+        for bin_, count in sorted(self.periods.items()):
+            seen += count
+            if seen >= share * total:
+                return bin_ * PERIOD_BIN
+        return 0.0
+
     def summary(self) -> dict:
-        """The run in numbers: cycles, good cycles, mean rate [Hz], errors (total and by kind), reopens."""
+        """The run in numbers: cycles, good cycles, mean rate [Hz] and the rate 99 % of the cycles
+        reach (one over the 99th percentile of the time between two cycles), errors (total and by
+        kind), reopens, stalls."""
+        slow = self.period_percentile(0.99)
         return {
             "cycles": self.cycles,
             "good_cycles": self.good_cycles,
             "cycle_hz": round(self.mean_cycle_rate(), 2),
+            "cycle_hz_p1": round(1.0 / slow, 2) if slow > 0.0 else 0.0,
             "errors": self.total_errors,
             "errors_by_kind": dict(self.errors),
             "port_reopens": self.port_reopens,

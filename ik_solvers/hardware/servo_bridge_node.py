@@ -10,6 +10,12 @@ when a servo's or the port's condition changes). Service ``~/set_torque`` (std_s
 Parameters: see :func:`declare`. The bus logic is :class:`~ik_solvers.hardware.bridge.ServoBridge`;
 this node only moves messages, and logs what the bridge skipped or saw change (throttled: at most
 one line a second of each kind).
+
+Threads: the bus cycle runs on a thread of its own at ``rate`` Hz on a deadline schedule
+(:class:`~ik_solvers.hardware.paced_loop.PacedLoop`), and publishes ``joint_states``,
+``/diagnostics`` and the log lines from there; the executor's thread only hands commands to the
+bridge (under its command lock) and serves ``~/set_torque`` (under the bus lock, between two
+cycles). Subscriptions and services never delay a cycle, and a cycle never waits for the executor.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -38,6 +45,7 @@ from ik_solvers.hardware.bus import BusError
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.follow_monitor import FollowLimits
+from ik_solvers.hardware.paced_loop import PacedLoop
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.hardware.throttled_log import ThrottledLog
 from ik_solvers.model import ModelError, RobotModel
@@ -49,6 +57,9 @@ DIAGNOSTICS_PERIOD = 1.0  # [s]
 LOG_PERIOD = 1.0  # [s] at most one log line of each kind in this time
 NAMES_LOGGED = 5  # names quoted in a log line, each cut to NAME_CHARS
 NAME_CHARS = 40
+# The executor's thread must not keep the bus thread waiting for the interpreter lock (default 5 ms,
+# half a cycle), as in the emulator's sim link.
+SWITCH_INTERVAL = 0.0002  # [s]
 
 
 def declare(node: Node) -> dict:
@@ -80,7 +91,8 @@ class ServoBridgeNode(Node):
 
     def __init__(self) -> None:
         super().__init__("servo_bridge")
-        self.log = ThrottledLog(self.get_logger(), LOG_PERIOD)
+        self.log = ThrottledLog(self.get_logger(), LOG_PERIOD)  # the bus thread's
+        self.command_log = ThrottledLog(self.get_logger(), LOG_PERIOD)  # the executor's
         p = declare(self)
         config = BridgeConfig(
             rate_hz=p["rate"],
@@ -125,8 +137,12 @@ class ServoBridgeNode(Node):
         self.create_subscription(JointTrajectory, "~/joint_trajectory", self.on_trajectory, LATEST_ONLY)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.condition = (True, True, ())
-        self.create_timer(1.0 / p["rate"], self.on_cycle)
-        self.create_timer(DIAGNOSTICS_PERIOD, self.on_diagnostics)
+        self.next_diagnostics = 0.0  # [s] when the bus thread publishes /diagnostics next
+        self.bus_lock = threading.Lock()  # one bus transaction at a time: the cycle or the service
+        self.create_timer(LOG_PERIOD, self.command_log.flush)
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        self.loop = PacedLoop(1.0 / p["rate"], self.on_cycle, self.on_loop_error, "servo bus")
+        self.loop.start()
 
     # -- commands ---------------------------------------------------------------------------------
     def on_joint_state(self, msg: JointState) -> None:
@@ -144,14 +160,15 @@ class ServoBridgeNode(Node):
 
     def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
         """Hand a command to the bridge; log (throttled) what it skipped."""
-        use = self.bridge.set_command(names, positions, time.monotonic())
+        use = self.bridge.set_command(names, positions)
         if use.skipped:
-            self.log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
+            self.command_log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
 
     def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
-        """Enable (holding where the servos are) or disable torque on every servo."""
+        """Enable (holding where the servos are) or disable torque on every servo, between two cycles."""
         try:
-            self.bridge.set_torque(request.data)
+            with self.bus_lock:
+                self.bridge.set_torque(request.data)
         except BusError as error:
             response.success, response.message = False, str(error)
             return response
@@ -159,10 +176,12 @@ class ServoBridgeNode(Node):
         return response
 
     # -- cycle and reports --------------------------------------------------------------------------
-    def on_cycle(self) -> None:
-        """One bus cycle; publish what the servos answered, and the diagnostics at once when
-        the bus or a servo changed between healthy and troubled."""
-        reading = self.bridge.cycle(time.monotonic())
+    def on_cycle(self, now: float) -> None:
+        """One bus cycle started at ``now`` [s] (the bus thread); publish what the servos answered,
+        the log lines, and the diagnostics every DIAGNOSTICS_PERIOD and at once when the bus or a
+        servo changed between healthy and troubled."""
+        with self.bus_lock:
+            reading = self.bridge.cycle(now)
         if reading is not None:
             self.states.publish(self._joint_state(reading))
         health = self.bridge.health
@@ -172,9 +191,15 @@ class ServoBridgeNode(Node):
         self.log.flush()
         troubled = [s.servo_id for s in health.troubled() + health.not_following()]
         condition = (health.port_open, health.stalled_since is None, tuple(troubled))
-        if condition != self.condition:
+        if condition != self.condition or now >= self.next_diagnostics:
             self.condition = condition
+            self.next_diagnostics = now + DIAGNOSTICS_PERIOD
             self.on_diagnostics()
+
+    def on_loop_error(self, error: BaseException) -> None:
+        """A bus cycle raised: log it and stop the node (main raises it again, exit code 1)."""
+        self.get_logger().error(f"the bus cycle failed, stopping: {error!r}")
+        stop_signals.request_stop()
 
     def _joint_state(self, reading: JointReading) -> JointState:
         msg = JointState(name=reading.names, position=reading.positions, velocity=reading.velocities)
@@ -195,7 +220,8 @@ class ServoBridgeNode(Node):
         """The run's summary as JSON in ``stats_file`` (when set): protocol, servos and BusHealth's."""
         if self.stats_file:
             summary = {"protocol": self.bridge.calibration.protocol, "servos": len(self.bridge.ids)}
-            Path(self.stats_file).write_text(json.dumps({**summary, **self.bridge.health.summary()}))
+            summary |= self.bridge.health.summary() | {"overruns": self.loop.overruns}
+            Path(self.stats_file).write_text(json.dumps(summary))
 
 
 def one_line(text: str) -> str:
@@ -229,8 +255,11 @@ def main(args: list[str] | None = None) -> int:
             try:
                 stop_signals.spin_until_stopped(node)
             finally:
+                node.loop.stop()  # no cycle after this: nothing counted while the bus goes away
                 node.write_stats()  # before the torque-off writes, which may meet a bus already gone
                 node.bridge.shutdown()
+            if node.loop.error is not None:
+                raise node.loop.error
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0

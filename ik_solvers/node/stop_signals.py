@@ -44,6 +44,12 @@ def spin_until_stopped(node: Node) -> None:
         executor.remove_node(node)
 
 
+def request_stop() -> None:
+    """Stop the spin as a signal would, from any thread (e.g. a worker thread that failed); the spin
+    loop sees it within ``STOP_POLL``."""
+    _STOP.requested = True
+
+
 def _stop_on_signal(signum: int, frame) -> None:
     """The first SIGINT or SIGTERM stops the node (a flag while spinning, KeyboardInterrupt before)."""
     for stop in STOP_SIGNALS:

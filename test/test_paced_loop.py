@@ -1,0 +1,87 @@
+"""PacedLoop, the servo bridge's bus-cycle thread: steps start on a fixed grid, a late step is
+followed by one at once (the grid kept, the mean rate kept), a step more than a period late drops
+the missed deadlines instead of running several back to back; an exception is handed on.
+
+A scripted clock (each step takes the time the script says, each sleep advances the clock by what
+it was asked) makes the schedule exact and independent of the machine's load; the thread is real.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from ik_solvers.hardware.paced_loop import PacedLoop
+
+PERIOD = 0.01  # [s]
+
+
+class ScriptedTime:
+    """A clock advanced by the steps (their scripted durations [s]) and by the loop's sleeps."""
+
+    def __init__(self, durations: list[float]) -> None:
+        self.now, self.durations, self.starts = 0.0, list(durations), []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def run(self, loop_error=None) -> tuple[PacedLoop, list[BaseException]]:
+        """Run the loop through the script (or until a step raises ``loop_error`` at the second
+        step); the loop and the exceptions handed to ``on_error``."""
+        done, errors = threading.Event(), []
+
+        def step(now: float) -> None:
+            self.starts.append(now)
+            self.now += self.durations.pop(0)
+            if loop_error is not None and len(self.starts) == 2:
+                raise loop_error
+            if not self.durations:
+                loop.stop()  # from the loop's own thread: the loop ends after this step
+                done.set()
+
+        def failed(error: BaseException) -> None:
+            errors.append(error)
+            done.set()
+
+        loop = PacedLoop(PERIOD, step, failed, clock=self.clock, sleep=self.sleep)
+        loop.start()
+        assert done.wait(10.0), "the loop did not get through its script"
+        loop.stop()
+        return loop, errors
+
+
+def test_steps_start_on_the_grid_when_they_take_less_than_a_period():
+    timing = ScriptedTime([0.002, 0.009, 0.0005, 0.004])
+    loop, _ = timing.run()
+    assert timing.starts == pytest.approx([0.0, 0.01, 0.02, 0.03])
+    assert loop.overruns == 0 and loop.dropped == 0
+
+
+def test_a_late_step_is_counted_and_the_next_starts_at_once_on_the_same_grid():
+    timing = ScriptedTime([0.002, 0.013, 0.002, 0.002])  # the second step ends at 0.023, due 0.02
+    loop, _ = timing.run()
+    assert timing.starts == pytest.approx([0.0, 0.01, 0.023, 0.03])  # at once, then back on the grid
+    assert loop.overruns == 1 and loop.dropped == 0
+
+
+def test_a_step_more_than_a_period_late_drops_the_missed_deadlines_and_never_catches_up():
+    timing = ScriptedTime([0.002, 0.045, 0.002, 0.002])  # ends at 0.055: deadlines 0.02..0.05 missed
+    loop, _ = timing.run()
+    assert timing.starts == pytest.approx([0.0, 0.01, 0.055, 0.065])  # one at once, then a period
+    assert loop.overruns == 1 and loop.dropped == 3
+
+
+def test_an_exception_in_a_step_ends_the_loop_and_is_handed_on():
+    failure = RuntimeError("bus gone")
+    timing = ScriptedTime([0.001] * 5)
+    loop, errors = timing.run(loop_error=failure)
+    assert loop.error is failure and errors == [failure] and len(timing.starts) == 2
+
+
+def test_a_period_that_is_not_positive_is_refused_with_the_value():
+    with pytest.raises(ValueError, match=r"period must be > 0 s, not 0.0"):
+        PacedLoop(0.0, lambda now: None)
