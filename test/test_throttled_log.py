@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ik_solvers.hardware.throttled_log import MAX_KEYS, ThrottledLog
+from ik_solvers.node.throttled_log import MAX_KEYS, ThrottledLog, kind_of
 
 
 class Lines:
@@ -57,3 +57,9 @@ def test_an_rclpy_logger_takes_lines_of_every_level_under_one_key():
     rclpy_logging = pytest.importorskip("rclpy.logging")
     log = ThrottledLog(rclpy_logging.get_logger("throttled_log_test"), period=0.0)
     assert all(log("port", level, f"a line at {level}") for level in ("error", "info", "warning", "error"))
+
+
+def test_a_warning_with_other_numbers_is_the_same_kind_and_another_warning_is_not():
+    jump = "l_arm: holding the last command, the solution jumps: 1.25 rad at q3 (limit 0.5)"
+    assert kind_of(jump) == kind_of(jump.replace("1.25", "-3e-05").replace("q3", "q4"))
+    assert kind_of(jump) != kind_of("l_arm: target refused: stamp 3.0 s old (max_target_age 0.5)")

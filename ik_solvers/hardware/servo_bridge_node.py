@@ -47,9 +47,9 @@ from ik_solvers.hardware.calibration import CalibrationError, load_calibration, 
 from ik_solvers.hardware.follow_monitor import FollowLimits
 from ik_solvers.hardware.paced_loop import PacedLoop
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
-from ik_solvers.hardware.throttled_log import ThrottledLog
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
+from ik_solvers.node.throttled_log import ThrottledLog
 from ik_solvers.resources import package_share_path
 
 LATEST_ONLY = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)

@@ -38,6 +38,7 @@ from ik_solvers.node.parameters import (
 from ik_solvers.node.path_service import SolveIKPathHandler
 from ik_solvers.node.service import SolveIKHandler
 from ik_solvers.node.target_age import TargetAge
+from ik_solvers.node.throttled_log import ThrottledLog, kind_of
 from ik_solvers.node.whole_body import WholeBodyInterface
 from ik_solvers.solvers import IKError
 
@@ -45,7 +46,7 @@ from ik_solvers.solvers import IKError
 # back to back, but once the sender outpaces the node (1 kHz here) every target waits behind the
 # queue (measured: depth 3 raised the 1 kHz p50 from ~1 ms to ~5 ms).
 DIAGNOSTICS_PERIOD = 1.0  # [s]
-LOG_THROTTLE = 1.0  # [s] between repeated warnings
+LOG_THROTTLE = 1.0  # [s] between repeated warnings of one kind
 
 
 class IKNode(Node):
@@ -54,6 +55,7 @@ class IKNode(Node):
     def __init__(self, **kwargs) -> None:
         super().__init__("ik_node", **kwargs)
         forward_library_log(self)  # the first start's kernel compile says so in this node's log
+        self.log = ThrottledLog(self.get_logger(), LOG_THROTTLE)
         description = declare_robot_description(self)
         body = find_body(RobotModel.from_urdf_string(description.xml, description.source))
         self.config, self.parameters = declare_parameters(self, body.chains)
@@ -185,7 +187,8 @@ class IKNode(Node):
         return limb.filter.travel_time(start, limb.command, self.fraction)
 
     def publish_diagnostics(self) -> None:
-        """One DiagnosticStatus per chain on /diagnostics."""
+        """One DiagnosticStatus per chain on /diagnostics; the warnings held back go out."""
+        self.log.flush()
         statuses = [
             chain_status(self.get_name(), name, limb.solver_kind, limb.stats)
             for name, limb in self.commander.limbs.items()
@@ -218,7 +221,9 @@ class IKNode(Node):
         self._warn(f"{limb.name}: {message}")
 
     def _warn(self, message: str) -> None:
-        self.get_logger().warning(shortened(message), throttle_duration_sec=LOG_THROTTLE)
+        """Log a warning, at most one per second of each kind: a flood of one bad input cannot hide
+        another's warning (one budget for all, rclpy's per-call-site throttle, did)."""
+        self.log(kind_of(message), "warning", shortened(message))
 
 
 def main(args: list[str] | None = None) -> int:

@@ -6,10 +6,20 @@ rclpy's or :mod:`logging`'s)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 
 MAX_KEYS = 64  # distinct keys remembered; beyond, keys share one budget (the log stays bounded)
+
+
+NUMBER = re.compile(r"[-+]?\d+(\.\d*)?([eE][-+]?\d+)?")
+
+
+def kind_of(text: str) -> str:
+    """The key of a free-text log line: ``text`` with its numbers blanked, so that the same warning
+    about other values shares one budget while a different warning gets its own."""
+    return NUMBER.sub("#", text)
 
 
 class ThrottledLog:
