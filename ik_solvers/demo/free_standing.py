@@ -83,8 +83,16 @@ def parameter_file(urdf: str, folder: Path) -> Path:
     return path
 
 
-def add_servo_options(parser) -> None:
-    """``--servo-model`` and ``--command-latency``: how the simulated servos behave."""
+def add_options(parser) -> None:
+    """``--servo-model`` and ``--command-latency``: how the simulated servos behave; ``--walk-config``:
+    walk_node's parameter file."""
+    parser.add_argument(
+        "--walk-config",
+        type=Path,
+        default=None,
+        help="walk_node's parameter file (default: the packaged config/walk.yaml; "
+        "config/walk_fast.yaml: the fast gait, stabiliser on)",
+    )
     parser.add_argument(
         "--servo-model",
         default="ideal",
@@ -111,7 +119,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     ``model`` has its sole frames (:func:`ik_solvers.limbs.find_body`); 0 on success, 1 when the
     pipeline fails."""
     output = options.output.resolve()
-    config = load_walk_config()
+    walk_yaml = (options.walk_config or package_share_path("config", "walk.yaml")).resolve()
+    config = load_walk_config(walk_yaml)
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
     timeline, commands = PostureTimeline(generator), walk_commands(generator)
@@ -133,9 +142,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     )
     robot = ["--params-file", str(parameters)]
     sim_time = ["-p", "use_sim_time:=true"]
-    walk_yaml = str(package_share_path("config", "walk.yaml"))
     falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
-    walk_node = ["--ros-args", "--params-file", walk_yaml, *robot, *sim_time, *falls]
+    walk_node = ["--ros-args", "--params-file", str(walk_yaml), *robot, *sim_time, *falls]
     try:
         children.start(
             "sim_node",

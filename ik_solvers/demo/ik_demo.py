@@ -90,7 +90,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "missing (each is named); default: refuse to run",
     )
     servo_bus.add_option(parser)
-    free_standing.add_servo_options(parser)
+    free_standing.add_options(parser)
     options = parser.parse_args(argv)
     # Through the emulated bus the fixed-base programme runs: walking through it is not supported yet.
     options.fixed_base = options.fixed_base or bool(options.servo_bus)

@@ -1,34 +1,51 @@
-"""What walk_node's stabiliser reads: the latest sensor_msgs/Imu and sensor_msgs/JointState.
+"""What walk_node's stabiliser reads: sensor_msgs/Imu and sensor_msgs/JointState, sampled at a steady age.
 
 Only what a real robot has: the IMU's orientation (roll and pitch used) and angular velocity,
-and the joints' measured positions — never the simulator's base pose. Each message is kept with
-the node-clock time it arrived; :meth:`BalanceInputs.latest` gives them while both are fresher
-than ``timeout`` [s], else None (the walk node then publishes the plan uncorrected, and says why).
+and the joints' measured positions — never the simulator's base pose. :meth:`BalanceInputs.latest`
+gives them as of one instant, ``sample_age`` [s] before the tick, by their header stamps: each
+interpolated between the two messages stamped around it; when the IMU's newest sample is older
+(sim_node's come 4–14 ms after the joint states of the same time), its orientation is turned on
+by its gyro to that instant. Taking the newest message of each instead, the joint states' age
+varied by a period from tick to tick (in a lock-stepped simulator those of a period sometimes
+arrive before walk_node's tick, sometimes after) and the IMU's attitude was up to 14 ms older
+than the joints: the stabiliser's CoM (leg kinematics turned by the IMU's attitude) and its
+velocity, a difference per period, jittered, and the loop amplified that until the robot fell
+(in the offline loop, an IMU one period older than the joints made the robot fall standing). Inputs older than ``timeout`` [s] by their arrival
+on the node's clock are not used (None: the walk node then publishes the plan uncorrected, and
+says why). A message without a stamp counts as stamped when it arrived.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+from collections import deque
 
 import numpy as np
 from sensor_msgs.msg import Imu, JointState
 
+from ik_solvers.node.messages import is_unstamped, stamp_seconds
 from ik_solvers.whole_body import CenterOfMass
+
+KEPT = 20  # messages of each kind kept (0.2 s of joint states at 100 Hz, 80 ms of IMU at 250 Hz)
 
 
 class BalanceInputs:
-    """Latest IMU and joint positions for :class:`~ik_solvers.whole_body.stabiliser.Stabiliser`.
+    """IMU and joint positions for :class:`~ik_solvers.whole_body.stabiliser.Stabiliser`.
 
     Args:
         com: the robot's CoM model (its joint order is the stabiliser's ``q``).
         timeout: [s] older inputs are not used.
+        sample_age: [s] the inputs are taken as of this long before the tick (≥ 0).
     """
 
-    def __init__(self, com: CenterOfMass, timeout: float) -> None:
-        self.com, self.timeout = com, timeout
-        self.q = np.zeros(com.n)
-        self.quaternion = self.gyro = None
-        self.imu_time = self.joints_time = -math.inf
+    def __init__(self, com: CenterOfMass, timeout: float, sample_age: float = 0.0) -> None:
+        self.com, self.timeout, self.sample_age = com, timeout, sample_age
+        self.q = np.zeros(com.n)  # the latest joint positions, every joint measured so far [rad]
+        self.imu_time = self.joints_time = -math.inf  # [s] arrival of the latest of each
+        self._joints: deque[tuple[float, np.ndarray]] = deque(maxlen=KEPT)  # (stamp [s], q), stamp order
+        self._imu: deque[tuple[float, np.ndarray, np.ndarray]] = deque(maxlen=KEPT)  # (stamp, wxyz, gyro)
+        self.measured_at = -math.inf  # [s] the time the last inputs given describe
         self.problem = "no IMU message yet"  # why the latest inputs are not usable, or ""
 
     def on_imu(self, message: Imu, now: float) -> None:
@@ -43,7 +60,8 @@ class BalanceInputs:
                 "the stabiliser needs roll and pitch from an AHRS"
             )
             return
-        self.quaternion, self.gyro = quaternion, np.array([w.x, w.y, w.z], dtype=float)
+        gyro = np.array([w.x, w.y, w.z], dtype=float)
+        _insert(self._imu, (_stamp(message, now), quaternion, gyro))
         self.imu_time, self.problem = now, ""
 
     def on_joint_state(self, message: JointState, now: float) -> None:
@@ -51,14 +69,79 @@ class BalanceInputs:
         for name, position in zip(message.name, message.position):
             if name in self.com.joint_names and math.isfinite(position):
                 self.q[self.com.index(name)] = position
+        _insert(self._joints, (_stamp(message, now), self.q.copy()))
         self.joints_time = now
 
     def latest(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(quaternion (w, x, y, z), gyro [rad/s], q [rad]) when both are fresh at ``now`` [s], else None."""
-        if self.quaternion is None or now - self.imu_time > self.timeout:
+        """(quaternion (w, x, y, z), gyro [rad/s], q [rad]) as of ``sample_age`` before ``now``
+        [s] (:attr:`measured_at` set to that time) when both are fresh, else None."""
+        if not self._imu or now - self.imu_time > self.timeout:
             self.problem = self.problem or f"no IMU message for {self.timeout} s"
             return None
         if now - self.joints_time > self.timeout:
             self.problem = f"no joint state for {self.timeout} s"
             return None
-        return self.quaternion, self.gyro, self.q
+        when = now - self.sample_age
+        (q,), self.measured_at = _sample_at(self._joints, when)
+        (quaternion, gyro), imu_time = _sample_at(self._imu, when, quaternion=True)
+        quaternion = _turned(quaternion / np.linalg.norm(quaternion), gyro, self.measured_at - imu_time)
+        return quaternion, gyro, q
+
+    def age(self, now: float) -> float:
+        """[s] how old the last inputs given by :meth:`latest` are at ``now`` [s] (≥ 0)."""
+        return max(now - self.measured_at, 0.0)
+
+
+def _stamp(message, now: float) -> float:
+    """[s] a message's header stamp, or ``now`` when it has none."""
+    stamp = message.header.stamp
+    return now if is_unstamped(stamp) else stamp_seconds(stamp)
+
+
+def _insert(kept: deque, item: tuple) -> None:
+    """Add ``item`` (stamp first) to ``kept``, in stamp order; a repeated stamp replaces its sample."""
+    stamps = [entry[0] for entry in kept]
+    index = bisect.bisect_left(stamps, item[0])
+    if index < len(kept) and stamps[index] == item[0]:
+        kept[index] = item
+    elif index == len(kept):
+        kept.append(item)
+    else:
+        kept.insert(index, item)
+
+
+def _turned(quaternion: np.ndarray, gyro: np.ndarray, seconds: float) -> np.ndarray:
+    """(4,) the orientation (w, x, y, z) ``quaternion`` turned on at the body-frame rate ``gyro``
+    (3,) [rad/s] for ``seconds`` [s] (≤ 0: unchanged)."""
+    angle = float(np.linalg.norm(gyro)) * seconds
+    if seconds <= 0.0 or angle == 0.0:
+        return quaternion
+    axis = np.asarray(gyro, dtype=float) / float(np.linalg.norm(gyro))
+    w1, x1, y1, z1 = quaternion
+    w2, (x2, y2, z2) = math.cos(0.5 * angle), math.sin(0.5 * angle) * axis
+    return np.array(
+        [
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        ]
+    )
+
+
+def _sample_at(kept: deque, when: float, quaternion: bool = False) -> tuple[tuple[np.ndarray, ...], float]:
+    """(the values of ``kept``'s samples (stamp, values…) interpolated linearly at ``when`` [s],
+    the time they describe): between the two samples stamped around it, else the nearest sample
+    (the newest when all are older, the oldest when all are newer). With ``quaternion`` the first
+    value is an orientation (w, x, y, z), interpolated the short way round and left unnormalised."""
+    stamps = [entry[0] for entry in kept]
+    index = bisect.bisect_right(stamps, when)
+    if index == 0:
+        return kept[0][1:], stamps[0]
+    if index == len(kept):
+        return kept[-1][1:], stamps[-1]
+    before, after = kept[index - 1], kept[index]
+    share = (when - before[0]) / (after[0] - before[0])
+    if quaternion and float(before[1] @ after[1]) < 0.0:  # the same orientation's other sign
+        after = (after[0], -after[1], *after[2:])
+    return tuple(a + share * (b - a) for a, b in zip(before[1:], after[1:])), when

@@ -62,7 +62,7 @@ from ik_solvers.walk.balance_inputs import BalanceInputs
 from ik_solvers.walk.fall_guard import FallGuard, fall_rules
 from ik_solvers.walk.messages import point_stamped, velocity_command, whole_body_target
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
-from ik_solvers.whole_body.stabiliser import Stabiliser
+from ik_solvers.whole_body.stabiliser_loop import LoopStabiliser
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
 TICK_ROUNDING = 1e-6  # periods: a time this close below a period's start counts as that period
@@ -79,6 +79,34 @@ NODE_RULES = {
         "/joint_states", "sensor_msgs/JointState the stabiliser reads", non_empty=True, start_up_only=True
     ),
     "sensor_timeout": Rule(0.1, "older IMU or joint states are not used", "s", 0.0, 10.0, low_open=True),
+    "stabiliser.sample_age": Rule(
+        0.01,
+        "the stabiliser reads IMU and joint states as of this long ago, by their stamps",
+        "s",
+        0.0,
+        1.0,
+        start_up_only=True,
+    ),
+    "stabiliser.actuation_delay": Rule(
+        0.01,
+        "from a command to the joint states showing it, beyond their age",
+        "s",
+        0.0,
+        1.0,
+        start_up_only=True,
+    ),
+    "stabiliser.ramp_time": Rule(
+        1.0, "the feedback comes in over this once the stance is reached", "s", 0.0, 60.0, start_up_only=True
+    ),
+    "stabiliser.stance_tolerance": Rule(
+        0.01,
+        "measured torso height and CoM this near the plan's: stance reached",
+        "m",
+        0.0,
+        1.0,
+        low_open=True,
+        start_up_only=True,
+    ),
 }
 
 
@@ -108,8 +136,16 @@ class WalkNode(Node):
         self.generator = WalkingPatternGenerator(stance.model, self.config, stance=stance)
         self.stabiliser, self.inputs = None, None
         if self.config.stabilise:
-            self.stabiliser = Stabiliser(self.generator, stance)
-            self.inputs = BalanceInputs(stance.com, self.parameters["sensor_timeout"])
+            self.stabiliser = LoopStabiliser(
+                self.generator,
+                stance,
+                actuation_delay=self.parameters["stabiliser.actuation_delay"],
+                ramp_time=self.parameters["stabiliser.ramp_time"],
+                stance_tolerance=self.parameters["stabiliser.stance_tolerance"],
+            )
+            self.inputs = BalanceInputs(
+                stance.com, self.parameters["sensor_timeout"], self.parameters["stabiliser.sample_age"]
+            )
             inputs = self.inputs
             self.create_subscription(
                 Imu, self.parameters["imu_topic"], lambda m: inputs.on_imu(m, node_seconds(self)), 10
@@ -204,7 +240,14 @@ class WalkNode(Node):
                 f"stabiliser idle, targets uncorrected: {self.inputs.problem}", throttle_duration_sec=2.0
             )
             return None
-        return self.stabiliser.update(tick, *latest)
+        waiting = self.stabiliser.ready_at is None
+        correction = self.stabiliser.update(tick, *latest, age=self.inputs.age(now))
+        if waiting and self.stabiliser.ready_at is not None:
+            self.get_logger().info(
+                f"stabiliser: stance reached at {tick.time:.2f} s of the plan, feedback in over "
+                f"{self.stabiliser.ramp_time:g} s; loop delay {1000 * self.stabiliser.delay:.0f} ms"
+            )
+        return correction
 
 
 def main(args: list[str] | None = None) -> int:

@@ -95,9 +95,7 @@ class Stabiliser:
         support = self._anchor(tick)
         sole = tick.left_sole if support == "left" else tick.right_sole
         estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
-        error = dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(
-            tick.com, tick.com_velocity, self.omega
-        )
+        error = self._dcm_error(tick, estimate)
         polygon = self._polygon(tick)
         reference = tick.zmp_reference
         wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
@@ -107,6 +105,12 @@ class Stabiliser:
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
+
+    def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:
+        """(2,) e = ξ − ξ_ref [m]: the estimate's DCM against the plan's at ``tick``."""
+        return dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(
+            tick.com, tick.com_velocity, self.omega
+        )
 
     def _anchor(self, tick: WalkTick) -> str:
         """The sole the estimate stands on: the support, in double support the one nearer the ZMP reference."""
