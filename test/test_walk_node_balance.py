@@ -3,8 +3,10 @@
 The node runs as its console script with ``config/walk_fast.yaml`` (``walk.stabilise`` on). The
 test node publishes the IMU and the joint states itself (scripted values: a torso rolled 0.1 rad
 to the left, the joints at zero), as sim_node or a robot's drivers would; no simulator runs here
-(the closed loop in MuJoCo is test_walk_push.py's). Without them the node says so and sends the
-plan uncorrected.
+(the closed loop in MuJoCo is test_walk_push.py's and test_walk_nodes_stabilised.py's). Without
+them the node says so and sends the plan uncorrected. Joints at zero are straight legs, far from
+the plan's stance: the feedback is held until the stance is reached (``stabiliser.stance_tolerance``),
+so the tests of the correction itself accept any stance and take the feedback at once.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from ik_solvers_interfaces.msg import WholeBodyTarget
 ROLL = 0.1  # [rad], the torso tipping to its right (z axis towards −y)
 
 
-@pytest.fixture
-def walk(processes, make_node, executor):
+ANY_STANCE = ["-p", "stabiliser.stance_tolerance:=1.0", "-p", "stabiliser.ramp_time:=0.0"]
+
+
+def _start(processes, make_node, executor, *arguments: str):
     config = str(package_share_path("config", "walk_fast.yaml"))
     process = processes.start_console_script(
-        "walk_node", "--ros-args", "--params-file", config, "-p", "imu_topic:=/test_imu"
+        "walk_node", "--ros-args", "--params-file", config, "-p", "imu_topic:=/test_imu", *arguments
     )
     node = make_node("walk_node_balance_test")
     targets: list[WholeBodyTarget] = []
@@ -40,14 +44,19 @@ def walk(processes, make_node, executor):
     return process, targets, imu, joints
 
 
+@pytest.fixture
+def walk(processes, make_node, executor):
+    return _start(processes, make_node, executor, *ANY_STANCE)
+
+
 def _imu() -> Imu:
     message = Imu()
     message.orientation.w, message.orientation.x = math.cos(ROLL / 2), math.sin(ROLL / 2)
     return message
 
 
-def test_a_tilted_imu_makes_walk_node_command_the_torso_back(walk, executor):
-    _, targets, imu, joints = walk
+def _corrected(executor, targets, imu, joints, timeout: float) -> bool:
+    """Whether walk_node commands the torso back against the tilted IMU within ``timeout`` [s]."""
     start = len(targets)
 
     def corrected() -> bool:
@@ -55,7 +64,18 @@ def test_a_tilted_imu_makes_walk_node_command_the_torso_back(walk, executor):
         joints.publish(JointState(name=["l_knee", "r_knee"], position=[0.0, 0.0]))
         return any(t.torso_orientation.x < -0.01 for t in targets[start:])
 
-    assert spin_until(executor, corrected, timeout=10.0)
+    return spin_until(executor, corrected, timeout=timeout)
+
+
+def test_a_tilted_imu_makes_walk_node_command_the_torso_back(walk, executor):
+    _, targets, imu, joints = walk
+    assert _corrected(executor, targets, imu, joints, timeout=10.0)
+
+
+def test_far_from_the_plans_stance_the_feedback_is_held(processes, make_node, executor):
+    process, targets, imu, joints = _start(processes, make_node, executor)  # straight legs: not the stance
+    assert not _corrected(executor, targets, imu, joints, timeout=3.0)
+    assert "stance reached" not in processes.output(process)
 
 
 def test_without_sensors_the_plan_goes_out_and_the_node_says_why(walk, executor, processes):
