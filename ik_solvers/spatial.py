@@ -68,6 +68,20 @@ def matrix_to_quaternion(rotation: np.ndarray) -> np.ndarray:
     return np.where(quaternion[..., 3:] < 0, -quaternion, quaternion)
 
 
+def quaternion_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(4,) the Hamilton product a ⊗ b of two quaternions (w, x, y, z): b's rotation, then a's."""
+    w1, x1, y1, z1 = a
+    w2, x2, y2, z2 = b
+    return np.array(
+        [
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        ]
+    )
+
+
 def rotation_log(rotation: np.ndarray) -> np.ndarray:
     """(..., 3, 3) rotations → (..., 3) rotation vectors (axis × angle, angle in [0, pi]).
 

@@ -25,6 +25,7 @@ import numpy as np
 from sensor_msgs.msg import Imu, JointState
 
 from ik_solvers.node.messages import is_unstamped, stamp_seconds
+from ik_solvers.spatial import quaternion_product
 from ik_solvers.whole_body import CenterOfMass
 
 KEPT = 20  # messages of each kind kept (0.2 s of joint states at 100 Hz, 80 ms of IMU at 250 Hz)
@@ -117,16 +118,8 @@ def _turned(quaternion: np.ndarray, gyro: np.ndarray, seconds: float) -> np.ndar
     if seconds <= 0.0 or angle == 0.0:
         return quaternion
     axis = np.asarray(gyro, dtype=float) / float(np.linalg.norm(gyro))
-    w1, x1, y1, z1 = quaternion
-    w2, (x2, y2, z2) = math.cos(0.5 * angle), math.sin(0.5 * angle) * axis
-    return np.array(
-        [
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-        ]
-    )
+    half = 0.5 * angle
+    return quaternion_product(quaternion, np.array([math.cos(half), *(math.sin(half) * axis)]))
 
 
 def _sample_at(kept: deque, when: float, quaternion: bool = False) -> tuple[tuple[np.ndarray, ...], float]:

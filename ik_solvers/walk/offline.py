@@ -25,6 +25,7 @@ import numpy as np
 
 from ik_solvers.model import RobotModel
 from ik_solvers.sim.mujoco_robot import FREE_JOINT, MujocoRobot, ServoConfig
+from ik_solvers.spatial import quaternion_product
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
 from ik_solvers.whole_body.stabiliser import Correction, Stabiliser
@@ -109,7 +110,7 @@ class OfflineWalker:
             return None
         start = time.perf_counter()
         quaternion, gyro, _ = self.robot.imu()
-        quaternion = _multiply(self._slope, quaternion)
+        quaternion = quaternion_product(self._slope, quaternion)
         q = self.stance.com.configuration(dict(zip(self.robot.joint_names, self.robot.joint_state()[0])))
         correction = self.stabiliser.update(tick, quaternion, gyro, q)
         self.stabiliser_seconds.append(time.perf_counter() - start)
@@ -150,17 +151,3 @@ class OfflineWalker:
                 self.log.add(tick, self.robot.time, self.robot.base_pose(), positions)
             if progress is not None:
                 progress(self.robot.time)
-
-
-def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Quaternion product a ⊗ b, (w, x, y, z)."""
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array(
-        [
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-        ]
-    )
