@@ -31,7 +31,11 @@ With ``walk.stabilise`` the targets are corrected by
 :class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from ``imu_topic`` (sensor_msgs/Imu, an
 orientation required: roll and pitch, and the gyro) and ``joint_states_topic``
 (sensor_msgs/JointState, the measured positions); while either is older than ``sensor_timeout``
-[s] the plan goes out uncorrected (a throttled warning says why).
+[s] the plan goes out uncorrected (a throttled warning says why). Through the nodes
+(:class:`~ik_solvers.whole_body.stabiliser_loop.LoopStabiliser`, ``stabiliser.<name>``): the
+inputs are taken as of one instant ``stabiliser.sample_age`` before the tick, by their stamps; the
+plan they are compared with is that of one loop delay ago; the feedback is held until the
+measured stance is the plan's, then ramped in over ``stabiliser.ramp_time``.
 
 Parameters: ``robot_description`` (URDF or xacro XML, or ``robot_description_file``: see
 :mod:`ik_solvers.node.description_parameters`; default: the packaged humanoid), ``world_frame``
