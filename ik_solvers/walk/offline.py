@@ -7,9 +7,10 @@ smooth); the arms hold their positions. With ``WalkConfig.stabilise`` the target
 by :class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from the simulated IMU (the torso's
 orientation and gyro sensors) and the joint positions only, as on a real robot. :meth:`OfflineWalker.push`
 schedules a push on the torso (a horizontal force for a short time); ``latency`` delays the servo
-targets by whole periods (a slower bus) and ``slope`` tilts gravity about the walking direction's
-x axis (a side slope: the floor's normal leans by that angle; the IMU's orientation is then
-reported against gravity, as an AHRS does).
+targets by whole periods (a slower bus), ``slope`` tilts gravity about the walking direction's
+x axis (a side slope: the floor's normal leans by that angle) and ``incline`` about its y axis
+(walking up or down a slope); the IMU's orientation is then reported against gravity, as an
+AHRS does.
 
 Each tick is recorded as a :class:`~ik_solvers.walk.walk_log.WalkSample` (the plan and what the
 simulator did), the input of :mod:`ik_solvers.walk.walk_metrics`.
@@ -42,6 +43,8 @@ class OfflineWalker:
         latency: [s] extra delay of the servo targets (rounded to whole periods ``config.dt``).
         slope: [rad] side slope (gravity turned about the world x axis; positive: downhill to
             the robot's left).
+        incline: [rad] slope along the walk (gravity then turned about the world y axis;
+            positive: walking uphill).
     """
 
     def __init__(
@@ -51,6 +54,7 @@ class OfflineWalker:
         servo: ServoConfig | None = None,
         latency: float = 0.0,
         slope: float = 0.0,
+        incline: float = 0.0,
     ) -> None:
         self.stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
         self.model = self.stance.model  # with the sole frames found or made for it
@@ -68,8 +72,12 @@ class OfflineWalker:
         self._index = {name: i for i, name in enumerate(self.robot.joint_names)}
         self._delayed: deque[np.ndarray] = deque()
         self._latency = round(latency / self.generator.config.dt)
-        self._slope = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])  # world → gravity frame
-        self.robot.model.opt.gravity[:] = (0.0, 9.81 * np.sin(slope), -9.81 * np.cos(slope))
+        # gravity = R_y(incline) R_x(slope) (0, 0, -g); world → gravity frame: the inverse
+        about_x = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])
+        self._slope = _multiply(about_x, np.array([np.cos(0.5 * incline), 0.0, -np.sin(0.5 * incline), 0.0]))
+        self.robot.model.opt.gravity[:] = 9.81 * np.array(
+            [-np.sin(incline) * np.cos(slope), np.sin(slope), -np.cos(incline) * np.cos(slope)]
+        )
         first = self.generator.step()
         self.targets = np.zeros(len(self.robot.joint_names))
         self._solve(first)
