@@ -8,8 +8,9 @@ Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` o
   left and right (a 0.1 s force on the torso in the middle of a single support, given as the
   velocity change Δv it gives the whole robot; sizes ``SIZES`` in turn until the first fall),
 - standing: the same forward, back and sideways,
-- whether it walks 6 s and stops on a side slope of 5° (and the largest slope of ``SLOPES``
-  walked), with servos half as stiff, with 20 ms of extra command latency,
+- the largest slope of ``SLOPES`` on which it walks 6 s and stops: sideways (downhill to its
+  left), up and down; whether it does so with servos half as stiff, with 20 ms of extra command
+  latency,
 - the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
 
 With ``--instants SIZE [SIZE ...]``, instead: per robot, loop and direction, how many of
@@ -42,6 +43,7 @@ from ik_solvers.whole_body import WalkConfig
 
 SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
 SLOPES = [2.0, 5.0, 8.0, 10.0]  # [deg]
+SLOPE_WAYS = [(1.0, False), (1.0, True), (-1.0, True)]  # sideways, up, down
 INSTANTS = [-0.25, -0.125, 0.0, 0.125, 0.25]  # push instants, fractions of a single support from its middle
 
 
@@ -65,15 +67,22 @@ def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
             f"{largest_push(urdf, config, d, SIZES, walking=False):.2f}" for d in ("forward", "back", "left")
         )
     )
-    slope = 0.0
-    for degrees in SLOPES:
-        if not walks(urdf, config, Conditions(slope=np.radians(degrees))):
-            break
-        slope = degrees
-    cells.append(f"{slope:g}°")
+    cells.append(" / ".join(f"{steepest(urdf, config, sign, along):g}°" for sign, along in SLOPE_WAYS))
     cells.append("walks" if walks(urdf, config, Conditions(stiffness=0.5)) else "falls")
     cells.append("walks" if walks(urdf, config, Conditions(latency=0.02)) else "falls")
     return cells
+
+
+def steepest(urdf: str, config: WalkConfig, sign: float, along: bool) -> float:
+    """The largest slope of ``SLOPES`` [deg] walked before the first that is not (0: none); ``sign``
+    × the angle sideways (``along`` False) or along the walk (True: uphill when positive)."""
+    walked = 0.0
+    for degrees in SLOPES:
+        angle = sign * np.radians(degrees)
+        if not walks(urdf, config, Conditions(incline=angle) if along else Conditions(slope=angle)):
+            break
+        walked = degrees
+    return walked
 
 
 def instants_row(urdf: str, config: WalkConfig, sizes: list[float]) -> list[str]:
@@ -136,7 +145,7 @@ def main() -> None:
     print(f"Δv survived [m/s], sizes {SIZES}")
     print(
         "| robot | loop | walking: fwd / back / left / right | standing: fwd / back / side "
-        "| side slope walked | servos half as stiff | +20 ms latency |"
+        "| slope walked: side / up / down | servos half as stiff | +20 ms latency |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, urdf in robots(options.urdf, options.quick).items():
