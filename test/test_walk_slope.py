@@ -47,15 +47,20 @@ def rolled(angle: float) -> np.ndarray:
 
 def test_the_floor_tilt_is_read_from_the_imu_and_the_support_sole(standing):
     stance, generator, tick, q = standing
-    floor = FloorSlope(stance.com, stance.legs, 0.01, 1.0)
+    floor = FloorSlope(stance.com, stance.legs, 0.01, 1e-9)  # no filter: each reading believed
     slope = math.radians(8.0)  # downhill to the robot's left: the upright torso reads a roll of −8°
-    assert floor.update(rolled(-slope), np.array([0.0, 0.8, 0.0]), q, "left", tick.left_sole, 0.0) is None
-    gravity = floor.update(rolled(-slope), np.zeros(3), q, "left", tick.left_sole, 0.0)
+    still, level = np.zeros(2), [0.0, 0.0, -1.0]
+    reading = (rolled(-slope), np.zeros(3), q, "left", tick.left_sole, 0.0)
+    assert floor.update(*reading[:1], np.array([0.0, 0.8, 0.0]), *reading[2:], still) == pytest.approx(level)
+    assert floor.update(*reading, np.array([0.1, 0.0])) == pytest.approx(level)  # tipping, not a slope
+    gravity = floor.update(*reading, still)
     assert gravity == pytest.approx([0.0, math.sin(slope), -math.cos(slope)], abs=1e-3)
     z_c = generator.geometry.com_height
     assert floor.lean(z_c) == pytest.approx([0.0, -z_c * math.tan(slope)], abs=1e-3)  # uphill
-    floor.update(rolled(-math.radians(30.0)), np.zeros(3), q, "right", tick.right_sole, 0.0)
+    floor.update(rolled(-math.radians(30.0)), np.zeros(3), q, "right", tick.right_sole, 0.0, still)
     assert floor.gravity == pytest.approx(gravity)  # a sole rolled over its edge is not the floor
+    filtered = FloorSlope(stance.com, stance.legs, 0.01, 1.0)
+    assert filtered.update(*reading, still)[1] == pytest.approx(0.01 / 1.01 * math.sin(slope), rel=0.02)
     with pytest.raises(ValueError, match="time constant > 0"):
         FloorSlope(stance.com, stance.legs, 0.01, 0.0)
 

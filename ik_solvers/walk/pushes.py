@@ -29,19 +29,23 @@ DIRECTIONS = {"forward": (1.0, 0.0), "back": (-1.0, 0.0), "left": (0.0, 1.0), "r
 @dataclass(frozen=True)
 class Conditions:
     """What the robot walks in: side slope [rad], slope along the walk [rad] (positive: uphill),
-    servo stiffness factor, extra latency [s]."""
+    servo stiffness factor, extra latency [s], the time [s] the floor takes to tilt from level to
+    its slopes as the walk begins (0: the robot starts on the slope)."""
 
     slope: float = 0.0
     incline: float = 0.0
     stiffness: float = 1.0
     latency: float = 0.0
+    tilt_time: float = 0.0
 
 
 def walker(urdf: str, config: WalkConfig, conditions: Conditions = Conditions()) -> OfflineWalker:
     """An offline walker on ``urdf`` in ``conditions`` (stiffness: the servos' saturation error
     divided by it)."""
     servo = ServoConfig(saturation_error=ServoConfig().saturation_error / conditions.stiffness)
-    return OfflineWalker(urdf, config, servo, conditions.latency, conditions.slope, conditions.incline)
+    return OfflineWalker(
+        urdf, config, servo, conditions.latency, conditions.slope, conditions.incline, conditions.tilt_time
+    )
 
 
 def survives(

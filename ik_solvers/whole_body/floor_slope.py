@@ -8,8 +8,9 @@ R_sole|torso, so gravity's direction in the plan's frame is
     d = R_sole,plan · R_sole|torso^T · R_torso,gravity^T · (0, 0, −1)
 
 (the IMU's yaw does not matter: a turn about the vertical leaves (0, 0, −1) where it is). A sole
-that rolls over its edge is not flat, so d is learnt only while the gyro reads less than
-``STILL_RATE``; it is low-pass filtered (first order, time constant ``slope_filter`` [s]), and
+that rolls over its edge is not flat (a push, a stumble), so d is learnt only while the robot
+moves as planned: the gyro below ``STILL_RATE`` and the CoM's velocity within ``STILL_SPEED``
+of the plan's (a slope offsets the CoM and leaves its velocity alone; tipping changes both); it is low-pass filtered (first order, time constant ``slope_filter`` [s]), and
 tilts over ``MAX_SLOPE`` are not believed.
 
 In the plan's frame gravity then pulls along the floor by d_h / |d_z| of the weight: the linear
@@ -34,7 +35,8 @@ from ik_solvers.whole_body.center_of_mass import CenterOfMass
 from ik_solvers.whole_body.stance_legs import LegPair
 from ik_solvers.whole_body.state_estimate import attitude_matrix, roll_pitch
 
-STILL_RATE = 0.5  # [rad/s] the slope is learnt only while the gyro reads less than this
+STILL_RATE = 0.3  # [rad/s] the slope is learnt only while the gyro reads less than this
+STILL_SPEED = 0.03  # [m/s] ... and the CoM's velocity is this close to the plan's
 MAX_SLOPE = math.radians(20.0)  # the tilt believed at most (a sole rolling over its edge reads more)
 DOWN = np.array([0.0, 0.0, -1.0])
 
@@ -59,7 +61,7 @@ class FloorSlope:
             for side, chain in self.chains.items()
         }
         self._blend = dt / (dt + time_constant)
-        self.gravity: np.ndarray | None = None  # (3,) unit, in the plan's frame
+        self.gravity = DOWN.copy()  # (3,) unit, in the plan's frame: a level floor until learnt
 
     def update(
         self,
@@ -69,28 +71,28 @@ class FloorSlope:
         support: str,
         sole: np.ndarray,
         yaw: float,
-    ) -> np.ndarray | None:
-        """(3,) gravity's unit direction in the plan's frame, filtered (None until learnt).
+        velocity_error: np.ndarray,
+    ) -> np.ndarray:
+        """(3,) gravity's unit direction in the plan's frame, filtered (from a level floor).
 
         Args:
             quaternion: (4,) IMU orientation (w, x, y, z) against gravity; gyro: (3,) [rad/s].
             q: (n,) joint positions [rad] in ``CenterOfMass.joint_names`` order.
             support: "left" or "right": the sole flat on the floor; sole: (4, 4) its plan.
             yaw: the torso's heading [rad] (the plan's).
+            velocity_error: (2,) the CoM's estimated velocity − the plan's [m/s].
         """
-        if float(np.linalg.norm(gyro)) >= STILL_RATE:
+        if float(np.linalg.norm(gyro)) >= STILL_RATE or float(np.hypot(*velocity_error)) >= STILL_SPEED:
             return self.gravity
         torso = attitude_matrix(*roll_pitch(quaternion), yaw)
         sole_local = self.chains[support].fk(q[self._columns[support]])[:3, :3]
         measured = sole[:3, :3] @ sole_local.T @ torso.T @ DOWN
         if math.acos(min(1.0, -float(measured[2]))) > MAX_SLOPE:
             return self.gravity
-        gravity = measured if self.gravity is None else self.gravity + self._blend * (measured - self.gravity)
+        gravity = self.gravity + self._blend * (measured - self.gravity)
         self.gravity = gravity / np.linalg.norm(gravity)
         return self.gravity
 
     def lean(self, com_height: float) -> np.ndarray:
         """(2,) [m]: where the CoM holds still against the ZMP on this floor, z_c d_h / d_z (uphill)."""
-        if self.gravity is None:
-            return np.zeros(2)
         return com_height * self.gravity[:2] / self.gravity[2]

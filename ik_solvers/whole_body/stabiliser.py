@@ -110,7 +110,8 @@ class Stabiliser:
         )
         lean = np.zeros(2)
         if self.floor is not None:
-            self.floor.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
+            moving = estimate.com_velocity[:2] - tick.com_velocity
+            self.floor.update(quaternion, gyro, q, support, sole, tick.torso_yaw, moving)
             lean = self.floor.lean(self.com_height)
         polygon = self._polygon(tick)
         reference = tick.zmp_reference
