@@ -56,7 +56,10 @@ def test_the_floor_tilt_is_read_from_the_imu_and_the_support_sole(standing):
     gravity = floor.update(*reading, still)
     assert gravity == pytest.approx([0.0, math.sin(slope), -math.cos(slope)], abs=1e-3)
     z_c = generator.geometry.com_height
-    assert floor.lean(z_c) == pytest.approx([0.0, -z_c * math.tan(slope)], abs=1e-3)  # uphill
+    wide = np.array([1.0, 1.0])
+    assert floor.lean(z_c, 0.0, wide) == pytest.approx([0.0, -z_c * math.tan(slope)], abs=1e-3)  # uphill
+    facing_uphill = floor.lean(z_c, -0.5 * math.pi, np.array([0.02, 1.0]))  # heading −y: ahead, clipped
+    assert facing_uphill == pytest.approx([0.0, -0.02])
     floor.update(rolled(-math.radians(30.0)), np.zeros(3), q, "right", tick.right_sole, 0.0, still)
     assert floor.gravity == pytest.approx(gravity)  # a sole rolled over its edge is not the floor
     filtered = FloorSlope(stance.com, stance.legs, 0.01, 1.0)

@@ -19,7 +19,9 @@ c = p + z_c d_h / d_z, uphill of the ZMP by z_c tan α on a slope α (the linear
 pendulum of S. Kajita, K. Tani, "Study of dynamic biped locomotion on rugged terrain:
 derivation and application of the linear inverted pendulum mode", ICRA 1991, with gravity
 tilted in the floor's frame). The stabiliser adds that lean to the CoM target: a feedforward
-that the DCM feedback alone supplied only in part (a third of it at its gain of 0.5).
+that the DCM feedback alone supplied only in part (a third of it at its gain of 0.5), at most
+as far as the standing support polygon reaches (less its margin): further forward the legs
+could not follow it in single support, and the DCM feedback then takes the rest.
 
 No ROS, no simulator truth. Frames: the plan's world (z normal to the floor), the torso = the
 model's root link. Units: m, s, rad.
@@ -93,6 +95,10 @@ class FloorSlope:
         self.gravity = gravity / np.linalg.norm(gravity)
         return self.gravity
 
-    def lean(self, com_height: float) -> np.ndarray:
-        """(2,) [m]: where the CoM holds still against the ZMP on this floor, z_c d_h / d_z (uphill)."""
-        return com_height * self.gravity[:2] / self.gravity[2]
+    def lean(self, com_height: float, yaw: float, limits: np.ndarray) -> np.ndarray:
+        """(2,) [m]: where the CoM holds still against the ZMP on this floor, z_c d_h / d_z
+        (uphill), clipped to ± ``limits`` (2,) [m] forward and sideways of the heading ``yaw`` [rad]."""
+        lean = com_height * self.gravity[:2] / self.gravity[2]
+        c, s = math.cos(yaw), math.sin(yaw)
+        forward, sideways = np.clip([c * lean[0] + s * lean[1], -s * lean[0] + c * lean[1]], -limits, limits)
+        return np.array([c * forward - s * sideways, s * forward + c * sideways])

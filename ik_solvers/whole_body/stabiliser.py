@@ -87,6 +87,9 @@ class Stabiliser:
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
         self.com_height = geometry.com_height
+        sole = np.min([s.size for s in geometry.soles], axis=0)  # length, width [m]
+        half_stance = np.array([0.5 * sole[0], 0.5 * (geometry.foot_separation + sole[1])])
+        self.lean_limits = np.maximum(half_stance - self.margin, 0.0)  # [m] forward, sideways
         self.floor = (
             FloorSlope(stance.com, stance.legs, self.config.dt, self.config.slope_filter)
             if self.config.slope_filter > 0.0
@@ -112,7 +115,7 @@ class Stabiliser:
         if self.floor is not None:
             moving = estimate.com_velocity[:2] - tick.com_velocity
             self.floor.update(quaternion, gyro, q, support, sole, tick.torso_yaw, moving)
-            lean = self.floor.lean(self.com_height)
+            lean = self.floor.lean(self.com_height, tick.torso_yaw, self.lean_limits)
         polygon = self._polygon(tick)
         reference = tick.zmp_reference
         wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
