@@ -10,8 +10,9 @@ R_sole|torso, so gravity's direction in the plan's frame is
 (the IMU's yaw does not matter: a turn about the vertical leaves (0, 0, −1) where it is). A sole
 that rolls over its edge is not flat (a push, a stumble), so d is learnt only while the robot
 moves as planned: the gyro below ``STILL_RATE`` and the CoM's velocity within ``STILL_SPEED``
-of the plan's (a slope offsets the CoM and leaves its velocity alone; tipping changes both); it is low-pass filtered (first order, time constant ``slope_filter`` [s]), and
-tilts over ``MAX_SLOPE`` are not believed.
+of the plan's (a slope offsets the CoM and leaves its velocity alone; tipping changes both).
+It is low-pass filtered from a level floor (first order, time constant ``slope_filter`` [s]),
+and tilts over ``MAX_SLOPE`` are not believed.
 
 In the plan's frame gravity then pulls along the floor by d_h / |d_z| of the weight: the linear
 inverted pendulum c̈ = ω² (c − p) + g d_h / |d_z| holds still with its CoM at

@@ -96,8 +96,8 @@ class WalkConfig:
         torso_level_gain: the measured torso roll and pitch times this are commanded the other way.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
-            (:mod:`ik_solvers.whole_body.floor_slope`: the IMU read against the floor, the CoM
-            leant uphill); 0: the floor taken as level.
+            (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
+            kinematics; the CoM target leans uphill by it); 0: the floor taken as level.
     """
 
     dt: float = _seconds(0.01, "control period", high=0.1)
