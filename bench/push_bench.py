@@ -8,8 +8,11 @@ Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` o
   left and right (a 0.1 s force on the torso in the middle of a single support, given as the
   velocity change Δv it gives the whole robot; sizes ``SIZES`` in turn until the first fall),
 - standing: the same forward, back and sideways,
-- whether it walks 6 s and stops on a side slope of 5° (and the largest slope of ``SLOPES``
-  walked), with servos half as stiff, with 20 ms of extra command latency,
+- the largest slope of ``SLOPES`` on which it walks 6 s and stops: sideways (downhill to its
+  left), up and down, the floor tilting from level over ``TILT_TIME`` as the walk begins (as
+  one walking onto a slope meets it; ``--placed``: the robot starts on the slope, falling for
+  0.3 s before the walk's first tick); whether it does so with servos half as stiff, with 20 ms of extra command
+  latency,
 - the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
 
 With ``--instants SIZE [SIZE ...]``, instead: per robot, loop and direction, how many of
@@ -18,7 +21,7 @@ fractions of a single support from its middle (one push per trial). The single-i
 above is fragile: a push 0.08 s earlier or later in the swing can fall where the centred one
 did not, and the other way round; the counts say how robust a size is.
 
-Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE] [--instants SIZE ...]``
+Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE] [--placed] [--instants SIZE ...]``
 (a few minutes; ``--quick``: the packaged robot only; ``--config``: another walk parameter file,
 e.g. ``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in
 docs/walking.md.
@@ -42,6 +45,8 @@ from ik_solvers.whole_body import WalkConfig
 
 SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
 SLOPES = [2.0, 5.0, 8.0, 10.0]  # [deg]
+SLOPE_WAYS = [(1.0, False), (1.0, True), (-1.0, True)]  # sideways, up, down
+TILT_TIME = 1.0  # [s] the floor tilts from level to the slope over this time
 INSTANTS = [-0.25, -0.125, 0.0, 0.125, 0.25]  # push instants, fractions of a single support from its middle
 
 
@@ -57,7 +62,7 @@ def robots(urdf: Path | None, quick: bool) -> dict[str, str]:
     return chosen
 
 
-def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
+def row(urdf: str, config: WalkConfig, stabilise: bool, tilt_time: float = TILT_TIME) -> list[str]:
     config = replace(config, stabilise=stabilise)
     cells = [" / ".join(f"{largest_push(urdf, config, d, SIZES):.2f}" for d in DIRECTIONS)]
     cells.append(
@@ -65,15 +70,25 @@ def row(urdf: str, config: WalkConfig, stabilise: bool) -> list[str]:
             f"{largest_push(urdf, config, d, SIZES, walking=False):.2f}" for d in ("forward", "back", "left")
         )
     )
-    slope = 0.0
-    for degrees in SLOPES:
-        if not walks(urdf, config, Conditions(slope=np.radians(degrees))):
-            break
-        slope = degrees
-    cells.append(f"{slope:g}°")
+    slopes = (steepest(urdf, config, sign, along, tilt_time) for sign, along in SLOPE_WAYS)
+    cells.append(" / ".join(f"{degrees:g}°" for degrees in slopes))
     cells.append("walks" if walks(urdf, config, Conditions(stiffness=0.5)) else "falls")
     cells.append("walks" if walks(urdf, config, Conditions(latency=0.02)) else "falls")
     return cells
+
+
+def steepest(urdf: str, config: WalkConfig, sign: float, along: bool, tilt_time: float) -> float:
+    """The largest slope of ``SLOPES`` [deg] walked before the first that is not (0: none); ``sign``
+    × the angle sideways (``along`` False) or along the walk (True: uphill when positive), the
+    floor tilting over ``tilt_time`` [s]."""
+    walked = 0.0
+    for degrees in SLOPES:
+        angle = sign * np.radians(degrees)
+        slopes = {"incline": angle} if along else {"slope": angle}
+        if not walks(urdf, config, Conditions(**slopes, tilt_time=tilt_time)):
+            break
+        walked = degrees
+    return walked
 
 
 def instants_row(urdf: str, config: WalkConfig, sizes: list[float]) -> list[str]:
@@ -127,6 +142,7 @@ def main() -> None:
         metavar="SIZE",
         help="walking pushes of these Δv [m/s] at several instants",
     )
+    parser.add_argument("--placed", action="store_true", help="slopes: start on the slope, not tilting to it")
     options = parser.parse_args()
     config = load_walk_config(options.config)
     print(f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s")
@@ -136,12 +152,12 @@ def main() -> None:
     print(f"Δv survived [m/s], sizes {SIZES}")
     print(
         "| robot | loop | walking: fwd / back / left / right | standing: fwd / back / side "
-        "| side slope walked | servos half as stiff | +20 ms latency |"
+        "| slope walked: side / up / down | servos half as stiff | +20 ms latency |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, urdf in robots(options.urdf, options.quick).items():
         for stabilise in (False, True):
-            cells = row(urdf, config, stabilise)
+            cells = row(urdf, config, stabilise, 0.0 if options.placed else TILT_TIME)
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
         print(f"  stabiliser cost on {name}: {stabiliser_cost(urdf, config)}", flush=True)
 

@@ -7,9 +7,11 @@ smooth); the arms hold their positions. With ``WalkConfig.stabilise`` the target
 by :class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from the simulated IMU (the torso's
 orientation and gyro sensors) and the joint positions only, as on a real robot. :meth:`OfflineWalker.push`
 schedules a push on the torso (a horizontal force for a short time); ``latency`` delays the servo
-targets by whole periods (a slower bus) and ``slope`` tilts gravity about the walking direction's
-x axis (a side slope: the floor's normal leans by that angle; the IMU's orientation is then
-reported against gravity, as an AHRS does).
+targets by whole periods (a slower bus), ``slope`` tilts gravity about the walking direction's
+x axis (a side slope: the floor's normal leans by that angle) and ``incline`` about its y axis
+(walking up or down a slope), at once or, with ``tilt_time``, from level over that time from
+the first tick walked (a floor that tilts under the robot, as one walking onto a slope meets
+it); the IMU's orientation is then reported against gravity, as an AHRS does.
 
 Each tick is recorded as a :class:`~ik_solvers.walk.walk_log.WalkSample` (the plan and what the
 simulator did), the input of :mod:`ik_solvers.walk.walk_metrics`.
@@ -43,6 +45,10 @@ class OfflineWalker:
         latency: [s] extra delay of the servo targets (rounded to whole periods ``config.dt``).
         slope: [rad] side slope (gravity turned about the world x axis; positive: downhill to
             the robot's left).
+        incline: [rad] slope along the walk (gravity then turned about the world y axis;
+            positive: walking uphill).
+        tilt_time: [s] the floor tilts from level to ``slope`` and ``incline`` over this time from
+            the first tick of :meth:`run` (0: tilted from the start).
     """
 
     def __init__(
@@ -52,6 +58,8 @@ class OfflineWalker:
         servo: ServoConfig | None = None,
         latency: float = 0.0,
         slope: float = 0.0,
+        incline: float = 0.0,
+        tilt_time: float = 0.0,
     ) -> None:
         self.stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
         self.model = self.stance.model  # with the sole frames found or made for it
@@ -69,8 +77,8 @@ class OfflineWalker:
         self._index = {name: i for i, name in enumerate(self.robot.joint_names)}
         self._delayed: deque[np.ndarray] = deque()
         self._latency = round(latency / self.generator.config.dt)
-        self._slope = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])  # world → gravity frame
-        self.robot.model.opt.gravity[:] = (0.0, 9.81 * np.sin(slope), -9.81 * np.cos(slope))
+        self._floor, self._tilt_time, self._tilt_start = (slope, incline), tilt_time, None
+        self._tilt(0.0 if tilt_time > 0.0 else 1.0)
         first = self.generator.step()
         self.targets = np.zeros(len(self.robot.joint_names))
         self._solve(first)
@@ -89,6 +97,26 @@ class OfflineWalker:
             for name, value in result.positions.items():
                 self.targets[self._index[name]] = value
         return result.success
+
+    def _tilt(self, share: float) -> None:
+        """Gravity turned by ``share`` (0..1) of the floor's slope and incline."""
+        slope, incline = share * self._floor[0], share * self._floor[1]
+        # gravity = R_y(incline) R_x(slope) (0, 0, -g); world → gravity frame: the inverse
+        about_x = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])
+        self._slope = _multiply(about_x, np.array([np.cos(0.5 * incline), 0.0, -np.sin(0.5 * incline), 0.0]))
+        self.robot.model.opt.gravity[:] = 9.81 * np.array(
+            [-np.sin(incline) * np.cos(slope), np.sin(slope), -np.cos(incline) * np.cos(slope)]
+        )
+
+    def _tilting(self) -> None:
+        """The floor's tilt now, while it is still tilting (``tilt_time``)."""
+        if self._tilt_time <= 0.0:
+            return
+        if self._tilt_start is None:
+            self._tilt_start = self.robot.time
+        share = (self.robot.time - self._tilt_start) / self._tilt_time
+        if share <= 1.0 + self.generator.config.dt:
+            self._tilt(min(share, 1.0))
 
     def push(self, velocity_change: np.ndarray, start: float, duration: float = 0.1) -> None:
         """A horizontal force on the torso from simulated time ``start`` for ``duration`` [s], of
@@ -137,6 +165,7 @@ class OfflineWalker:
             else:
                 self.generator.set_command(*command)
             for _ in range(round(duration / dt)):
+                self._tilting()
                 start = time.perf_counter()
                 tick = self.generator.step()
                 self._solve(tick, self._correct(tick))

@@ -5,7 +5,7 @@ at ``WALK_SPEED`` of its largest speed (or stands), is pushed on the torso for `
 [s] in the middle of a single support (standing: after ``STAND_BEFORE``), by a force of the size
 that changes its velocity by Δv [m/s], then walks on and stops. It fell when the CoM dropped or
 the torso tilted past :func:`ik_solvers.walk.walk_metrics.fell`'s thresholds. Conditions: side
-slope [rad], servo stiffness (a factor on the position gain), extra command latency [s].
+slope and slope along the walk [rad], servo stiffness (a factor on the position gain), extra command latency [s].
 """
 
 from __future__ import annotations
@@ -28,18 +28,24 @@ DIRECTIONS = {"forward": (1.0, 0.0), "back": (-1.0, 0.0), "left": (0.0, 1.0), "r
 
 @dataclass(frozen=True)
 class Conditions:
-    """What the robot walks in: side slope [rad], servo stiffness factor, extra latency [s]."""
+    """What the robot walks in: side slope [rad], slope along the walk [rad] (positive: uphill),
+    servo stiffness factor, extra latency [s], the time [s] the floor takes to tilt from level to
+    its slopes as the walk begins (0: the robot starts on the slope)."""
 
     slope: float = 0.0
+    incline: float = 0.0
     stiffness: float = 1.0
     latency: float = 0.0
+    tilt_time: float = 0.0
 
 
 def walker(urdf: str, config: WalkConfig, conditions: Conditions = Conditions()) -> OfflineWalker:
     """An offline walker on ``urdf`` in ``conditions`` (stiffness: the servos' saturation error
     divided by it)."""
     servo = ServoConfig(saturation_error=ServoConfig().saturation_error / conditions.stiffness)
-    return OfflineWalker(urdf, config, servo, conditions.latency, conditions.slope)
+    return OfflineWalker(
+        urdf, config, servo, conditions.latency, conditions.slope, conditions.incline, conditions.tilt_time
+    )
 
 
 def survives(

@@ -20,6 +20,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 4. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
    other way (the ankles and hips bring the torso back upright).
 
+On a slope (``slope_filter`` > 0, :mod:`ik_solvers.whole_body.floor_slope`) the CoM target
+also leans uphill by z_c tan α, so that the weight stays over the soles.
+
 No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 """
 
@@ -36,6 +39,7 @@ from ik_solvers.whole_body.capture_point import (
     landing_offset,
     natural_frequency,
 )
+from ik_solvers.whole_body.floor_slope import FloorSlope
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
@@ -82,6 +86,15 @@ class Stabiliser:
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
+        self.com_height = geometry.com_height
+        sole = np.min([s.size for s in geometry.soles], axis=0)  # length, width [m]
+        half_stance = np.array([0.5 * sole[0], 0.5 * (geometry.foot_separation + sole[1])])
+        self.lean_limits = np.maximum(half_stance - self.margin, 0.0)  # [m] forward, sideways
+        self.floor = (
+            FloorSlope(stance.com, stance.legs, self.config.dt, self.config.slope_filter)
+            if self.config.slope_filter > 0.0
+            else None
+        )
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
 
     def update(self, tick: WalkTick, quaternion: np.ndarray, gyro: np.ndarray, q: np.ndarray) -> Correction:
@@ -96,11 +109,16 @@ class Stabiliser:
         sole = tick.left_sole if support == "left" else tick.right_sole
         estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
         error = self._dcm_error(tick, estimate)
+        lean = np.zeros(2)
+        if self.floor is not None:
+            moving = estimate.com_velocity[:2] - tick.com_velocity
+            self.floor.update(quaternion, gyro, q, support, sole, tick.torso_yaw, moving)
+            lean = self.floor.lean(self.com_height, tick.torso_yaw, self.lean_limits)
         polygon = self._polygon(tick)
         reference = tick.zmp_reference
         wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
         absorbed, shift = clip_to_polygon(wanted, polygon, self.margin) - reference
-        com = tick.com + shift
+        com = tick.com + lean + shift
         moved = self._adjust_landing(tick, error, absorbed)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)

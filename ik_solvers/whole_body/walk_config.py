@@ -95,6 +95,9 @@ class WalkConfig:
         step_adjust_deadband: [m] landing changes smaller than this are not made.
         torso_level_gain: the measured torso roll and pitch times this are commanded the other way.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
+        slope_filter: [s] low-pass time constant of the floor's slope estimate
+            (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
+            kinematics; the CoM target leans uphill by it); 0: the floor taken as level.
     """
 
     dt: float = _seconds(0.01, "control period", high=0.1)
@@ -141,6 +144,11 @@ class WalkConfig:
     )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
+    )
+    slope_filter: float = rule_field(
+        Rule(
+            1.0, "low-pass time constant of the floor's slope (0: level)", "s", 0.0, 10.0, start_up_only=True
+        )
     )
 
     def __post_init__(self) -> None:

@@ -1,0 +1,74 @@
+"""Walking on a slope: the floor's tilt learnt from the IMU and the support sole's kinematics
+(scripted states), and an 8° side slope walked in real MuJoCo (the offline walking loop, no ROS)
+only when the stabiliser leans the CoM uphill.
+
+The simulated slope tilts gravity; the IMU reports against gravity, as an AHRS does, and the
+stabiliser reads nothing else of the simulator (no base pose).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from walking_helpers import robot
+
+pytest.importorskip("mujoco")
+
+from ik_solvers.resources import package_share_path
+from ik_solvers.walk.config import load_walk_config
+from ik_solvers.walk.pushes import Conditions, walks
+from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
+from ik_solvers.whole_body.floor_slope import FloorSlope
+
+URDF = package_share_path("urdf", "humanoid.urdf").read_text()
+CLOSED = replace(load_walk_config(), stabilise=True)
+
+
+@pytest.fixture(scope="module")
+def standing():
+    """The packaged robot standing as planned: its joints (CoM order) and its first tick."""
+    stance = StanceSolver(robot("packaged"))
+    generator = WalkingPatternGenerator(stance.model, CLOSED, stance=stance)
+    tick = generator.step()
+    result = stance.solve(
+        tick.left_sole, tick.right_sole, tick.torso_height, tick.torso_rotation, com_target=tick.com
+    )
+    assert result.success
+    return stance, generator, tick, stance.com.configuration(result.positions)
+
+
+def rolled(angle: float) -> np.ndarray:
+    """(w, x, y, z) of a turn by ``angle`` [rad] about x."""
+    return np.array([math.cos(angle / 2), math.sin(angle / 2), 0.0, 0.0])
+
+
+def test_the_floor_tilt_is_read_from_the_imu_and_the_support_sole(standing):
+    stance, generator, tick, q = standing
+    floor = FloorSlope(stance.com, stance.legs, 0.01, 1e-9)  # no filter: each reading believed
+    slope = math.radians(8.0)  # downhill to the robot's left: the upright torso reads a roll of −8°
+    still, level = np.zeros(2), [0.0, 0.0, -1.0]
+    reading = (rolled(-slope), np.zeros(3), q, "left", tick.left_sole, 0.0)
+    assert floor.update(*reading[:1], np.array([0.0, 0.8, 0.0]), *reading[2:], still) == pytest.approx(level)
+    assert floor.update(*reading, np.array([0.1, 0.0])) == pytest.approx(level)  # tipping, not a slope
+    gravity = floor.update(*reading, still)
+    assert gravity == pytest.approx([0.0, math.sin(slope), -math.cos(slope)], abs=1e-3)
+    z_c = generator.geometry.com_height
+    wide = np.array([1.0, 1.0])
+    assert floor.lean(z_c, 0.0, wide) == pytest.approx([0.0, -z_c * math.tan(slope)], abs=1e-3)  # uphill
+    facing_uphill = floor.lean(z_c, -0.5 * math.pi, np.array([0.02, 1.0]))  # heading −y: ahead, clipped
+    assert facing_uphill == pytest.approx([0.0, -0.02])
+    floor.update(rolled(-math.radians(30.0)), np.zeros(3), q, "right", tick.right_sole, 0.0, still)
+    assert floor.gravity == pytest.approx(gravity)  # a sole rolled over its edge is not the floor
+    filtered = FloorSlope(stance.com, stance.legs, 0.01, 1.0)
+    assert filtered.update(*reading, still)[1] == pytest.approx(0.01 / 1.01 * math.sin(slope), rel=0.02)
+    with pytest.raises(ValueError, match="time constant > 0"):
+        FloorSlope(stance.com, stance.legs, 0.01, 0.0)
+
+
+def test_an_8_degree_side_slope_is_walked_only_with_the_lean():
+    slope = Conditions(slope=math.radians(8.0))
+    assert not walks(URDF, replace(CLOSED, slope_filter=0.0), slope)
+    assert walks(URDF, CLOSED, slope)
