@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
@@ -83,7 +83,7 @@ WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references,
 # pairs' bounds, the hip pairs' parts
 
 
-@borrowing
+@inlined
 def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
     """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
     the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
@@ -93,13 +93,12 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     return knee_part(k, part, bend, q)
 
 
-@borrowing
+@inlined
 def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred):
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
     misses W, and 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the
-    yaw follows the knee's ``bend``). A tuple, not an array: the unseeded solve passes it on in
-    registers (written to and read back from scratch it cost 3 % of that solve)."""
+    yaw follows the knee's ``bend``)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
     yaw, roll, spread = hip_angles(k, pitch_axis, turn)
@@ -126,14 +125,14 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     )
 
 
-@borrowing
+@inlined
 def _keep(part, row):
     """A hip pair's ``part`` (:func:`hip_part`) into ``row`` (:data:`HIP_PART`), for its other knee bend."""
     for i in range(HIP_PART):
         row[i] = part[i]
 
 
-@borrowing
+@inlined
 def knee_part(k, part, bend, q):
     """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in) on: the knee's ``bend``
     (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
@@ -149,7 +148,7 @@ def knee_part(k, part, bend, q):
     return 0
 
 
-@borrowing
+@inlined
 def forward(k, q):
     """LegSolver._forward: the sole pose (rotation columns, translation) of q (N,)."""
     c1, s1, c2, s2 = math.cos(q[0]), math.sin(q[0]), math.cos(q[1]), math.sin(q[1])
@@ -177,7 +176,7 @@ def forward(k, q):
     return rotation, translation
 
 
-@borrowing
+@inlined
 def _pitch_then_roll(v, cp, sp, c6, s6):
     """Rz(phi) Rx(foot) v in the leg-plane basis."""
     y, z = turn(c6, s6, v[1], v[2])
@@ -185,7 +184,7 @@ def _pitch_then_roll(v, cp, sp, c6, s6):
     return (x, y, z)
 
 
-@borrowing
+@inlined
 def seed_sides(k, seed):
     """LegSolver._seed_sides and the turn of LegSolver._seed_branch: signed hip-plane side [m],
     knee side and hip turn side of the seed (N,)."""
@@ -200,7 +199,7 @@ def seed_sides(k, seed):
     return side, math.sin(phi_knee + k[KAPPA]), turn
 
 
-@borrowing
+@inlined
 def _limit(k, q, references, reason):
     """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
     for i in range(N):
@@ -211,7 +210,7 @@ def _limit(k, q, references, reason):
     return reason
 
 
-@borrowing
+@inlined
 def _checked(k, rotation, translation, q, reason):
     """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
     the tolerance; position error [m], orientation error [rad])."""
@@ -219,7 +218,7 @@ def _checked(k, rotation, translation, q, reason):
     return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
 
 
-@borrowing
+@inlined
 def _branch(k, rotation, translation, references, preferred, branch, q):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
     ``preferred``: as :func:`closed_form` takes it."""
@@ -229,13 +228,13 @@ def _branch(k, rotation, translation, references, preferred, branch, q):
     return _checked(k, rotation, translation, q, reason)
 
 
-@borrowing
+@inlined
 def _copy(source, destination):
     for i in range(N):
         destination[i] = source[i]
 
 
-@borrowing
+@inlined
 def _distance(q, seed):
     total = 0.0
     for i in range(N):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import two_link
 from ik_solvers.solvers.geometric.kernels.leg_gimbal import ALIGNED
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
@@ -59,7 +59,7 @@ TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
 LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
 
 
-@borrowing
+@inlined
 def leg_plane(k, rotation, translation, hip_branch):
     """The first steps of :func:`.leg.closed_form`: (foot roll axis, a point of it, the leg plane's
     normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
@@ -79,7 +79,7 @@ def leg_plane(k, rotation, translation, hip_branch):
     return foot_axis, foot_point, pitch_axis, lateral_miss
 
 
-@borrowing
+@inlined
 def hip_terms(k, pitch_axis):
     """What both hip pairs' angles are made of: (the pitch axis along the yaw axis, the length of
     its part across it (0 at the gimbal), its yaw sine and cosine terms)."""
@@ -89,7 +89,7 @@ def hip_terms(k, pitch_axis):
     return along_yaw, spread, dot(pitch_axis, vector(k, YAW_SINE)), dot(pitch_axis, vector(k, YAW_COSINE))
 
 
-@borrowing
+@inlined
 def hip_roll(k, terms, turn):
     """The roll [rad] of the hip pair ``turn`` from :func:`hip_terms`."""
     along_yaw, spread = terms[0], terms[1]
@@ -99,7 +99,7 @@ def hip_roll(k, terms, turn):
     )
 
 
-@borrowing
+@inlined
 def hip_angles(k, pitch_axis, turn):
     """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
     ``pitch_axis`` (``turn``: the pair), and the length of its part across the yaw axis."""
@@ -108,7 +108,7 @@ def hip_angles(k, pitch_axis, turn):
     return math.atan2(turn * terms[2], turn * terms[3]), roll, terms[1]
 
 
-@borrowing
+@inlined
 def wrapped(k, i, angle, reference):
     """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
     if not reference - math.pi <= angle < reference + math.pi:
