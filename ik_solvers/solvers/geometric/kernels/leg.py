@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
@@ -83,23 +83,22 @@ WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references,
 # pairs' bounds, the hip pairs' parts
 
 
-@borrowing
-def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred, part):
+@inlined
+def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
     """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
     the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
-    ``references``: the limit check's, per joint). ``part``: :data:`HIP_PART` scratch, left holding
-    the hip pair's part (:func:`hip_part`)."""
+    ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
-    hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred, part)
+    part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
     return knee_part(k, part, bend, q)
 
 
-@borrowing
-def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred, part):
-    """:func:`closed_form` up to the knee, into ``part`` (:data:`HIP_PART`): yaw, roll, foot roll,
-    pitch sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the
-    plane misses W, and 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where
-    the yaw follows the knee's ``bend``)."""
+@inlined
+def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred):
+    """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
+    sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
+    misses W, and 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the
+    yaw follows the knee's ``bend``)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
     yaw, roll, spread = hip_angles(k, pitch_axis, turn)
@@ -114,16 +113,28 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
     plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
     plane_z = cross(pitch_axis, plane_x)
-    part[0], part[1], part[2] = yaw, roll, foot
-    part[3] = math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x))
-    part[4] = dot(relative, plane_x) - k[UPPER_X]
-    part[5] = dot(relative, plane_z) - k[UPPER_Z]
-    part[6], part[7] = 1.0 if lateral_miss else 0.0, 1.0 if shared else 0.0
+    return (
+        yaw,
+        roll,
+        foot,
+        math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x)),
+        dot(relative, plane_x) - k[UPPER_X],
+        dot(relative, plane_z) - k[UPPER_Z],
+        1.0 if lateral_miss else 0.0,
+        1.0 if shared else 0.0,
+    )
 
 
-@borrowing
+@inlined
+def _keep(part, row):
+    """A hip pair's ``part`` (:func:`hip_part`) into ``row`` (:data:`HIP_PART`), for its other knee bend."""
+    for i in range(HIP_PART):
+        row[i] = part[i]
+
+
+@inlined
 def knee_part(k, part, bend, q):
-    """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`) on: the knee's ``bend``
+    """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in) on: the knee's ``bend``
     (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
     upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, part[4], part[5], bend)
     q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
@@ -137,7 +148,7 @@ def knee_part(k, part, bend, q):
     return 0
 
 
-@borrowing
+@inlined
 def forward(k, q):
     """LegSolver._forward: the sole pose (rotation columns, translation) of q (N,)."""
     c1, s1, c2, s2 = math.cos(q[0]), math.sin(q[0]), math.cos(q[1]), math.sin(q[1])
@@ -165,7 +176,7 @@ def forward(k, q):
     return rotation, translation
 
 
-@borrowing
+@inlined
 def _pitch_then_roll(v, cp, sp, c6, s6):
     """Rz(phi) Rx(foot) v in the leg-plane basis."""
     y, z = turn(c6, s6, v[1], v[2])
@@ -173,7 +184,7 @@ def _pitch_then_roll(v, cp, sp, c6, s6):
     return (x, y, z)
 
 
-@borrowing
+@inlined
 def seed_sides(k, seed):
     """LegSolver._seed_sides and the turn of LegSolver._seed_branch: signed hip-plane side [m],
     knee side and hip turn side of the seed (N,)."""
@@ -188,7 +199,7 @@ def seed_sides(k, seed):
     return side, math.sin(phi_knee + k[KAPPA]), turn
 
 
-@borrowing
+@inlined
 def _limit(k, q, references, reason):
     """BranchSolver._limit_scalar: q wrapped near ``references`` and clipped; the first clipped joint."""
     for i in range(N):
@@ -199,7 +210,7 @@ def _limit(k, q, references, reason):
     return reason
 
 
-@borrowing
+@inlined
 def _checked(k, rotation, translation, q, reason):
     """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
     the tolerance; position error [m], orientation error [rad])."""
@@ -207,23 +218,23 @@ def _checked(k, rotation, translation, q, reason):
     return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
 
 
-@borrowing
-def _branch(k, rotation, translation, references, preferred, branch, q, part):
+@inlined
+def _branch(k, rotation, translation, references, preferred, branch, q):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
-    ``preferred``, ``part``: as :func:`closed_form` takes them."""
+    ``preferred``: as :func:`closed_form` takes it."""
     hip, knee, turn = branch
-    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred, part)
+    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
     reason = _limit(k, q, references, raw)
     return _checked(k, rotation, translation, q, reason)
 
 
-@borrowing
+@inlined
 def _copy(source, destination):
     for i in range(N):
         destination[i] = source[i]
 
 
-@borrowing
+@inlined
 def _distance(q, seed):
     total = 0.0
     for i in range(N):
@@ -248,7 +259,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     for i in range(N):
         references[i] = seed[i] if seeded and k[CONTINUOUS + i] != 0.0 else k[MIDDLE + i]
     if not seeded:
-        return _first_success(k, rotation, translation, references, q, work[2], work[PARTS])
+        return _first_success(k, rotation, translation, references, q, work[2])
     preferred = seed[0]
     hip, knee, turn = seed_sides(k, seed)
     first = (
@@ -258,7 +269,11 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     )
     border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
     border = border or abs(turn) < TURN_BORDER
-    found = _branch(k, rotation, translation, references, preferred, first, best, work[PARTS])
+    bend = first[1] * k[NATURAL]
+    part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
+    _keep(part, work[PARTS])
+    raw = knee_part(k, part, bend, best)
+    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw))
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
@@ -266,38 +281,43 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         bounds = work[4 + others]  # leg_hip.bounds per (hip, turn) pair
         for pair in range(1, 4):
             work[PARTS + pair, HIP_PART - 1] = 0.0  # not solved yet; pair 0 is the first's
-        if found[0] == 0:
-            leg_hip.bounds(
-                k, rotation, translation, references, first, best, work[PARTS], seed, best_distance, bounds
-            )
+        # other branches whose bound is no nearer than a successful first are skipped: a successful
+        # first is only displaced by one strictly nearer the seed, and such a branch does not lower
+        # ``closest`` below the answer's distance either; a bound is infinite where the branch must
+        # fail its limits and cannot count for ``closest`` (the other hip turn's)
+        solved = found[0] == 0
+        leg_hip.bounds(
+            k,
+            rotation,
+            translation,
+            references,
+            first,
+            best,
+            work[PARTS],
+            seed,
+            solved,
+            best_distance,
+            bounds,
+        )
+        beaten = best_distance if solved else math.inf
         for branch in BRANCHES:
             if branch == first:
                 continue
             hip_branch, knee_branch, turn_branch = branch
-            # a successful first branch is only displaced by one strictly nearer the seed; a branch
-            # whose bound (part of its distance) is no nearer is not (nor does it lower ``closest``
-            # below the answer's distance), so its closed form is skipped.
             pair = (0 if hip_branch == first[0] else 2) + (0 if turn_branch == first[2] else 1)
-            if found[0] == 0 and bounds[pair] >= best_distance:
+            if bounds[pair] >= beaten:
                 reasons[count] = SKIPPED
                 count += 1
                 continue
-            row, part = work[2 + count], work[PARTS + pair]
-            if part[HIP_PART - 1] != 0.0:  # the pair's hip part, solved for the other knee bend
-                raw = knee_part(k, part, knee_branch * k[NATURAL], row)
+            row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
+            if kept[HIP_PART - 1] != 0.0:  # the pair's hip part, solved for the other knee bend
+                raw = knee_part(k, kept, bend, row)
             else:
-                raw = closed_form(
-                    k,
-                    rotation,
-                    translation,
-                    hip_branch,
-                    knee_branch,
-                    turn_branch,
-                    row,
-                    references,
-                    preferred,
-                    part,
+                part = hip_part(
+                    k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
                 )
+                _keep(part, kept)
+                raw = knee_part(k, part, bend, row)
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])
@@ -329,13 +349,13 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
 
 
 @borrowing
-def _first_success(k, rotation, translation, references, q, other, part):
+def _first_success(k, rotation, translation, references, q, other):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
-    q; ``other`` (N,) and ``part`` (HIP_PART,) are scratch."""
-    found = _branch(k, rotation, translation, references, k[REST_YAW], BRANCHES[0], q, part)
+    q; ``other`` (N,) is scratch."""
+    found = _branch(k, rotation, translation, references, k[REST_YAW], BRANCHES[0], q)
     if found[0] != 0:
         for branch in BRANCHES[1:]:
-            checked = _branch(k, rotation, translation, references, k[REST_YAW], branch, other, part)
+            checked = _branch(k, rotation, translation, references, k[REST_YAW], branch, other)
             if checked[0] == 0:
                 _copy(other, q)
                 return checked[0], checked[1], checked[2], True

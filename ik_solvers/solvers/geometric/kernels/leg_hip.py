@@ -9,16 +9,20 @@ The other branches share most of their joints with one already solved: the first
 with the knee flipped has the same hip angles and foot roll, and a knee mirrored about the stretch
 (the two-link's bend -ψ for ψ: θ' = -θ - 2 s κ); a hip pair's yaw and roll cost a leg plane and two
 arctangents, the yaw's one alone often enough.
+A branch of the seed's other hip turn counts only where it succeeds, so a pair of that turn whose
+yaw or roll a limit clips (on most legs the turned yaw, the first's ± π, is out of limits) is not
+solved at all, whether or not the first succeeded.
 """
 
 from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import two_link
 from ik_solvers.solvers.geometric.kernels.leg_gimbal import ALIGNED
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
+    CONTINUOUS,
     COS_ACROSS,
     COS_YAW,
     HIP,
@@ -52,9 +56,10 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 REACH_SLACK = 1e-12  # [m] leg.REACH_SLACK
 FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (≤ 1e-9) and rounding
 TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
+LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
 
 
-@borrowing
+@inlined
 def leg_plane(k, rotation, translation, hip_branch):
     """The first steps of :func:`.leg.closed_form`: (foot roll axis, a point of it, the leg plane's
     normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
@@ -74,7 +79,7 @@ def leg_plane(k, rotation, translation, hip_branch):
     return foot_axis, foot_point, pitch_axis, lateral_miss
 
 
-@borrowing
+@inlined
 def hip_terms(k, pitch_axis):
     """What both hip pairs' angles are made of: (the pitch axis along the yaw axis, the length of
     its part across it (0 at the gimbal), its yaw sine and cosine terms)."""
@@ -84,7 +89,7 @@ def hip_terms(k, pitch_axis):
     return along_yaw, spread, dot(pitch_axis, vector(k, YAW_SINE)), dot(pitch_axis, vector(k, YAW_COSINE))
 
 
-@borrowing
+@inlined
 def hip_roll(k, terms, turn):
     """The roll [rad] of the hip pair ``turn`` from :func:`hip_terms`."""
     along_yaw, spread = terms[0], terms[1]
@@ -94,7 +99,7 @@ def hip_roll(k, terms, turn):
     )
 
 
-@borrowing
+@inlined
 def hip_angles(k, pitch_axis, turn):
     """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
     ``pitch_axis`` (``turn``: the pair), and the length of its part across the yaw axis."""
@@ -103,7 +108,7 @@ def hip_angles(k, pitch_axis, turn):
     return math.atan2(turn * terms[2], turn * terms[3]), roll, terms[1]
 
 
-@borrowing
+@inlined
 def wrapped(k, i, angle, reference):
     """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
     if not reference - math.pi <= angle < reference + math.pi:
@@ -117,17 +122,31 @@ def _square(x):
 
 
 @borrowing
-def _pair_bound(k, terms, turn, references, seed, enough):
+def _limited(k, i, angle, reference):
+    """Joint i's ``angle`` wrapped near ``reference`` and clipped into its limits [rad], and False
+    where the clip moves it by more than LIMIT_SLACK (and TURN_SLACK, for an angle off by
+    rounding): every branch with that angle fails its limit check (:func:`.leg._limit`)."""
+    angle, clipped = wrapped(k, i, angle, reference)
+    return clipped, abs(clipped - angle) <= LIMIT_SLACK + TURN_SLACK
+
+
+@borrowing
+def _pair_bound(k, terms, turn, references, seed, enough, other_turn):
     """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
     yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
-    chosen later)."""
+    chosen later). Infinite for the seed's ``other_turn`` where a limit clips the yaw or the roll."""
     total = 0.0
     if terms[1] > ALIGNED:
-        yaw = wrapped(k, 0, math.atan2(turn * terms[2], turn * terms[3]), references[0])[1]
+        yaw, inside = _limited(k, 0, math.atan2(turn * terms[2], turn * terms[3]), references[0])
+        if other_turn and not inside:
+            return math.inf
         total = _square(yaw - seed[0])
         if total >= enough:
             return total
-    return total + _square(wrapped(k, 1, hip_roll(k, terms, turn), references[1])[1] - seed[1])
+    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
+    if other_turn and not inside:
+        return math.inf
+    return total + _square(roll - seed[1])
 
 
 @borrowing
@@ -148,27 +167,35 @@ def _flip_bound(k, answer, gimbal, references, seed):
 def _turned_bound(k, rotation, translation, first, part, references, seed, enough):
     """:func:`_pair_bound` of the first's hip pair turned, its yaw the first's (``part``, raw) ± π:
     no leg plane nor arctangent unless the roll's term is wanted too (the yaw's less TURN_SLACK,
-    as ± π and the arctangent of the negated terms may differ in the last bit)."""
+    as ± π and the arctangent of the negated terms may differ in the last bit). Infinite where a
+    limit clips the yaw (not tested on a continuous yaw, whose wrap near the seed may differ in
+    turn by that bit) or the roll."""
     total = 0.0
     if part[7] != 0.0:  # not at the gimbal (:func:`.leg.hip_part`)
         turned = part[0] - math.pi if part[0] > 0.0 else part[0] + math.pi
-        yaw = wrapped(k, 0, turned, references[0])[1]
+        yaw, inside = _limited(k, 0, turned, references[0])
+        if not inside and k[CONTINUOUS] == 0.0:
+            return math.inf
         total = _square(max(abs(yaw - seed[0]) - TURN_SLACK, 0.0))
         if total >= enough:
             return total
     terms = hip_terms(k, leg_plane(k, rotation, translation, first[0])[2])
-    return total + _square(wrapped(k, 1, hip_roll(k, terms, -first[2]), references[1])[1] - seed[1])
+    roll, inside = _limited(k, 1, hip_roll(k, terms, -first[2]), references[1])
+    return total + _square(roll - seed[1]) if inside else math.inf
 
 
 @borrowing
-def bounds(k, rotation, translation, references, first, answer, part, seed, enough, out):
+def bounds(k, rotation, translation, references, first, answer, part, seed, solved, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
-    ``first`` (whose successful answer is ``answer``, its hip part ``part``: :func:`.leg.hip_part`),
-    per pair into ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3
-    the other hip plane (the first's turn, the other). A bound may stop short once it reaches
-    ``enough`` [rad²]."""
-    out[0] = _flip_bound(k, answer, part[7] == 0.0, references, seed)
-    out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, enough)
+    ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`), per pair into
+    ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip
+    plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
+    the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
+    and count for ``continuous`` only on the seed's turn). Where the first did not succeed (not
+    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
+    limit = enough if solved else math.inf
+    out[0] = _flip_bound(k, answer, part[7] == 0.0, references, seed) if solved else 0.0
+    out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, limit)
     terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
-    out[2] = _pair_bound(k, terms, first[2], references, seed, enough)
-    out[3] = _pair_bound(k, terms, -first[2], references, seed, enough)
+    out[2] = _pair_bound(k, terms, first[2], references, seed, limit, False) if solved else 0.0
+    out[3] = _pair_bound(k, terms, -first[2], references, seed, limit, True)

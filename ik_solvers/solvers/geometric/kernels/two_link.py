@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import inlined
 from ik_solvers.solvers.geometric.kernels.vector3 import turn, wrap
 
 STRETCHED = 1.0 - 1e-12  # two_link.STRETCHED
@@ -35,7 +35,7 @@ def block(two_link) -> list[float]:
     return [float(values[name]) if name in values else float(getattr(two_link, name)) for name in LAYOUT]
 
 
-@borrowing
+@inlined
 def solve(k, at, dx, dz, bend):
     """TwoLink.solve for the block at ``k[at:]``: (theta_a, theta_b, phi_a, phi_b, distance) for
     the end at (dx, dz) [m] in plane coordinates, ``bend`` +1 or -1."""
