@@ -30,6 +30,10 @@ Two ways to keep time:
   it, as in simulators driven by ROS (Gazebo's lock-step). Messages are stamped with the
   simulated time. While it waits, ``/clock`` repeats the unchanged time every
   ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
+  Behind a servo bus (``ik_demo --servo-bus``), ``bus_goals`` names the topic of the goals the
+  bus wrote (sensor_msgs/JointState, stamped with the simulated time of the newest state the bus
+  had): the servos follow those, ``joint_commands`` (the controllers') are only watched for their
+  stamps, and a period waits for both: one period per bus write, never ahead of the controllers.
 
 Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
 ``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
@@ -37,7 +41,7 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
-``lock_step_timeout`` [s] (0.2), ``servo_model`` (``ideal``, a servo model or a YAML file of
+``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``servo_model`` (``ideal``, a servo model or a YAML file of
 them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
 see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
@@ -92,6 +96,9 @@ NODE_RULES = {
         low_open=True,
         start_up_only=True,
     ),
+    "bus_goals": Rule(
+        "", "topic of a servo bus's goals, followed instead of joint_commands", start_up_only=True
+    ),
 }
 SERVO_PARAMETERS = (
     "saturation_error",
@@ -142,7 +149,12 @@ class SimNode(Node):
             self.base_publisher = self.create_publisher(PoseStamped, "~/base_pose", 10)
             self.imu_publisher = self.create_publisher(Imu, "~/imu", 50)
         self.clock_publisher = self.create_publisher(Clock, "/clock", 10)
-        self.create_subscription(JointState, "joint_commands", self.on_command, 10)
+        bus_goals = self.parameters["bus_goals"]
+        self.create_subscription(
+            JointState, "joint_commands", self.on_watched if bus_goals else self.on_command, 10
+        )
+        if bus_goals:
+            self.create_subscription(JointState, bus_goals, self.on_command, 10)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
         self.clock_wall = -math.inf  # [s] wall time of the last /clock message
@@ -168,11 +180,12 @@ class SimNode(Node):
         self.period_steps = max(1, round(period / self.robot.config.timestep))
         if not lock_step:
             return None
+        bus = " and bus write" if self.parameters["bus_goals"] else ""
         self.get_logger().info(
-            f"lock-step: {self.period_steps * self.robot.config.timestep:g} s per command, "
+            f"lock-step: {self.period_steps * self.robot.config.timestep:g} s per command{bus}, "
             f"at most real time, {timeout:g} s wait without one"
         )
-        return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start)
+        return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start, sources=2 if bus else 1)
 
     def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
         """Servos on (``data`` true) or off: off, no actuator force (a fall, an emergency)."""
@@ -186,6 +199,12 @@ class SimNode(Node):
         self._apply(message)
         if self.gate is not None:  # after applying: the period runs with these targets
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
+            self._lock_step()
+
+    def on_watched(self, message: JointState) -> None:
+        """A controller's command while the servos follow ``bus_goals``: only its stamp counts."""
+        if self.gate is not None:
+            self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9, source=1)
             self._lock_step()
 
     def _apply(self, message: JointState) -> None:
