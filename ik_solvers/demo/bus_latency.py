@@ -5,9 +5,10 @@ they answer) and the bus's goals (``/servo_bus/goals``, what the emulated servos
 stamped with the simulated time of the newest state the bus had; sim_node runs a period per
 write), each with its wall-clock arrival. :func:`bus_latency` matches every goal vector to the
 newest command it equals within the servos' resolution (an angle through ticks and back) and
-gives the delay in simulated periods (0: the period runs on its own command, as without the bus)
-and in wall time (command seen → goals seen: the bridge's wait for its cycle, the Sync Write's
-bytes, the emulator). Goals that equal two consecutive commands (joints not moving) tell nothing
+gives, for the first goals that carry each command, the delay in simulated periods (0: written
+while the simulation still stood at the command's period, as sim_node's lock step behind a bus
+waits for; 1: the period ran on older goals) and in wall time (command seen → goals seen: the
+bridge's wait for its cycle, the Sync Write's bytes, the emulator). Goals that equal two consecutive commands (joints not moving) tell nothing
 and are left out; goals that equal no command (the bridge's velocity limit cut the step) are
 counted as unmatched.
 """
@@ -62,9 +63,9 @@ def bus_latency(recorder: BusLatencyRecorder, period: float) -> dict:
         index = max(0, newest - SEARCH) + match
         if index == 0 or _equal(commands[index - 1].positions, commands[index].positions):
             continue  # the joints held still: which command it was is unknown
-        periods.append(round((goal.stamp - commands[index].stamp) / period))
         if index not in taken:  # the first goal carrying this command: the bus's delay
             taken.add(index)
+            periods.append(round((goal.stamp - commands[index].stamp) / period))
             wall.append(1e3 * (goal.arrival - commands[index].arrival))
     if not periods:
         return {"matched": 0, "unmatched": unmatched}
@@ -87,9 +88,9 @@ def format_latency(summary: dict, period: float) -> str:
         return f"bus latency: no goal identified its command ({summary.get('unmatched', 0)} unmatched)"
     histogram = ", ".join(f"{k}: {v}" for k, v in summary["periods_histogram"].items())
     return (
-        f"bus latency: commands reach the simulated servos {summary['periods_p50']:g} (p90 "
-        f"{summary['periods_p90']:g}, max {summary['periods_max']}) periods of {1e3 * period:g} ms later "
-        f"than without the bus [periods: goals {histogram}]; command seen -> goals seen "
+        f"bus latency: a command's first goals {summary['periods_p50']:g} (p90 "
+        f"{summary['periods_p90']:g}, max {summary['periods_max']}) periods of {1e3 * period:g} ms after "
+        f"its period [periods: commands {histogram}]; command seen -> goals seen "
         f"{summary['wall_ms_p50']:.1f} / {summary['wall_ms_p90']:.1f} ms p50 / p90 of wall time; "
         f"{summary['unmatched']} goals unmatched"
     )

@@ -10,7 +10,10 @@ simulated over wall time, then shows the stall honestly.
 
 With ``sources`` > 1 every source must have sent a current stamp: behind a servo bus, the goals the
 bus wrote (source 0, the ones applied) and the controllers' own commands (source 1, watched), so
-that the world waits for the controllers and advances only with a bus write.
+that the world waits for the controllers and advances only with a bus write. Goals count for a
+period once they carry the controllers' command of that period (:func:`goals_carry`), or once
+``BUS_WAIT`` has passed since that command came: the period then runs on the stale goals the
+bus has.
 """
 
 from __future__ import annotations
@@ -18,6 +21,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 STAMP_TOLERANCE = 1e-6  # [s] a command stamped this close before the period's start counts as current
+GOAL_TOLERANCE = 2e-3  # [rad] a goal carries a command: 4096-tick servos quantise to 1.5 mrad
+BUS_WAIT = 0.1  # [s] of wall time a period waits for goals that carry its command (a goal the bridge's
+# velocity limit or a calibrated range cut never does)
+
+
+def goals_carry(names: list[str], goals: list[float], command: dict[str, float]) -> bool:
+    """Whether the bus's ``goals`` [rad] of joints ``names`` equal ``command`` (joint → [rad])
+    within GOAL_TOLERANCE on every joint both name."""
+    return all(
+        abs(goal - command[name]) <= GOAL_TOLERANCE for name, goal in zip(names, goals) if name in command
+    )
 
 
 @dataclass

@@ -32,8 +32,10 @@ Two ways to keep time:
   ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
   Behind a servo bus (``ik_demo --servo-bus``), ``bus_goals`` names the topic of the goals the
   bus wrote (sensor_msgs/JointState, stamped with the simulated time of the newest state the bus
-  had): the servos follow those, ``joint_commands`` (the controllers') are only watched for their
-  stamps, and a period waits for both: one period per bus write, never ahead of the controllers.
+  had): the servos follow those, ``joint_commands`` (the controllers') are only watched, and a
+  period waits for both: it runs on the first bus write that carries the controllers' command of
+  the period (or on the bus's stale goals after ``BUS_WAIT``): never ahead of the controllers, and
+  the delay the bus adds in simulated time is that of ``command_latency`` alone.
 
 Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
 ``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
@@ -70,7 +72,7 @@ from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule, field_rules
 from ik_solvers.sensors.attitude import AttitudeFilter
 from ik_solvers.sim.imu import ImuConfig, ImuSample, NoisyImu
-from ik_solvers.sim.lock_step import LockStepGate
+from ik_solvers.sim.lock_step import BUS_WAIT, STAMP_TOLERANCE, LockStepGate, goals_carry
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
@@ -154,7 +156,10 @@ class SimNode(Node):
             JointState, "joint_commands", self.on_watched if bus_goals else self.on_command, 10
         )
         if bus_goals:
-            self.create_subscription(JointState, bus_goals, self.on_command, 10)
+            self.create_subscription(JointState, bus_goals, self.on_bus_goals, 10)
+        self.watched: dict[str, float] = {}  # the controllers' newest command behind a bus [rad]
+        self.watched_wall = 0.0  # [s] wall time (monotonic) it came
+        self.stale_periods = 0  # lock-stepped periods run on goals without the controllers' command
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
         self.clock_wall = -math.inf  # [s] wall time of the last /clock message
@@ -202,10 +207,27 @@ class SimNode(Node):
             self._lock_step()
 
     def on_watched(self, message: JointState) -> None:
-        """A controller's command while the servos follow ``bus_goals``: only its stamp counts."""
+        """A controller's command while the servos follow ``bus_goals``: its stamp and positions
+        let a period run once the bus delivers them."""
         if self.gate is not None:
+            self.watched = dict(zip(message.name, message.position))
+            self.watched_wall = time.monotonic()
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9, source=1)
-            self._lock_step()
+
+    def on_bus_goals(self, message: JointState) -> None:
+        """The goals the bus wrote: applied; in lock step they count for the period once they carry
+        the controllers' newest command, or BUS_WAIT after it came (counted as stale)."""
+        self._apply(message)
+        if self.gate is None:
+            return
+        if self.gate.latest_stamps[1] < self.robot.time - STAMP_TOLERANCE:
+            return  # the controllers have not answered the period: only goals written after count
+        if not goals_carry(list(message.name), list(message.position), self.watched):
+            if time.monotonic() - self.watched_wall < BUS_WAIT:
+                return
+            self.stale_periods += 1
+        self.gate.command(self.robot.time)  # written after the period's command: after its state too
+        self._lock_step()
 
     def _apply(self, message: JointState) -> None:
         """Set the targets of ``message``; warn (at most every WARNING_THROTTLE per kind, each
@@ -312,6 +334,7 @@ class SimNode(Node):
         self.report_wall, self.report_sim = now, self.robot.time
         self.rtf_publisher.publish(Float64(data=factor))
         waits = "" if self.gate is None else f", {self.gate.timeouts} periods without a current command"
+        waits += f", {self.stale_periods} on stale bus goals" if self.parameters["bus_goals"] else ""
         self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s{waits})")
 
 
