@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 STAMP_TOLERANCE = 1e-6  # [s] a command stamped this close before the period's start counts as current
 GOAL_TOLERANCE = 2e-3  # [rad] a goal carries a command: 4096-tick servos quantise to 1.5 mrad
-BUS_WAIT = 0.1  # [s] of wall time a period waits for goals that carry its command (a goal the bridge's
+BUS_WAIT = 0.5  # [s] of wall time a period waits for goals that carry its command (a goal the bridge's
 # velocity limit or a calibrated range cut never does)
 
 
