@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.demo.bus_latency import BusLatencyRecorder, Sample, bus_latency
-from ik_solvers.sim.lock_step import LockStepGate
+from ik_solvers.sim.lock_step import LockStepGate, goals_carry
 
 PERIOD = 0.01  # [s]
 
@@ -23,6 +23,14 @@ def test_a_period_behind_the_bus_waits_for_the_goals_and_the_controllers_command
     gate.advanced(wall)
     gate.command(0.01, source=1)  # ik_node answered the next period, the bus has not written since
     assert not gate.may_advance(wall, 0.01, PERIOD)
+
+
+def test_goals_carry_a_command_within_the_ticks_resolution_on_the_joints_both_name():
+    command = {"knee": 1.0, "ankle": -0.5}
+    assert goals_carry(
+        ["knee", "ankle", "wrist"], [1.0007, -0.5, 3.0], command
+    )  # a tick off, wrist not commanded
+    assert not goals_carry(["knee", "ankle"], [1.0, -0.49], command)  # the command before: 10 mrad off
 
 
 def test_goals_are_matched_to_the_commands_they_carry_one_period_late():
