@@ -4,6 +4,8 @@ The emulator publishes its servos' goal registers as joint angles (sensor_msgs/J
 ``servo_bus/goals``, which sim_node takes as its commands) and answers reads with the angles
 sim_node publishes (``sim/joint_states``), converted with the robot's calibration. So the demo runs
 ik_node -> servo_bridge -> serial bytes -> emulated servos -> MuJoCo -> serial bytes -> /joint_states.
+The goals are stamped with the newest simulator state's stamp (simulated time when sim_node is
+lock-stepped: they were written after that state).
 
 The bus loop must answer within the SDK's packet timeout even on a loaded machine, so the ROS side
 costs it as little as possible: the goals are published from the bus loop itself, at most every
