@@ -1,5 +1,6 @@
-"""ik_demo --servo-bus: the demo through servo_bridge and the emulated bus (MuJoCo behind it), for
-both protocols; the usual table plus the bus section, IK and settled tracking as without the bus."""
+"""ik_demo --fixed-base --servo-bus: the fixed-base demo through servo_bridge and the emulated bus
+(MuJoCo behind it), for both protocols; the usual table plus the bus section, IK and settled
+tracking as without the bus. The walk through the bus: ``test_demo_bus_walk.py``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,14 @@ def demo(request, tmp_path_factory):
     output = tmp_path_factory.mktemp(f"demo_{request.param}")
     runner = ProcessRunner(log_dir=output)
     process = runner.start_console_script(
-        "ik_demo", "--duration", str(DURATION), "--servo-bus", request.param, "--output", str(output / "out")
+        "ik_demo",
+        "--fixed-base",
+        "--duration",
+        str(DURATION),
+        "--servo-bus",
+        request.param,
+        "--output",
+        str(output / "out"),
     )
     try:
         process.wait(timeout=RUN_TIMEOUT)

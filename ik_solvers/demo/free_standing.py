@@ -24,7 +24,7 @@ import numpy as np
 import yaml
 
 from ik_solvers import RobotModel
-from ik_solvers.demo import walk_report
+from ik_solvers.demo import servo_bus, walk_report
 from ik_solvers.demo.metrics import format_table
 from ik_solvers.demo.processes import Children
 from ik_solvers.demo.run import run_motion
@@ -74,6 +74,11 @@ def velocity_fraction(legs, generator: WalkingPatternGenerator, config) -> float
     if config.timing_com_height > 0.0:
         scale = max(1.0, float(np.sqrt(config.timing_com_height / generator.geometry.com_height)))
     return min(1.0, REFERENCE_JOINT_SPEED * scale / fastest)
+
+
+def _leg_joints(legs) -> list[str]:
+    """The legs' joint names (their commands identify a goal on the bus)."""
+    return [name for chain in legs for name in chain.joint_names]
 
 
 def parameter_file(urdf: str, folder: Path) -> Path:
@@ -133,6 +138,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     trajectories = ArmsOnly(DemoTrajectories(model, legs, arms, phase=options.duration / 2))
     parameters = parameter_file(urdf, output / "logs")
     children = Children(output / "logs")
+    bus = servo_bus.WalkBus(options.servo_bus, output, _leg_joints(legs.values()), config.dt)
     walk_seconds = sum(c.duration for c in commands)
     posture_seconds = 0.0 if options.walk_only else timeline.DURATION
     print(
@@ -160,7 +166,9 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             "-p",
             f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
             *servo_parameters(options),
+            *bus.sim_parameters,
         )
+        bus.start(children)
         children.start(
             ik_node,
             *ik_node_arguments,
@@ -176,6 +184,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             lambda: children.start("walk_node", *walk_node),
             children.check_running,
             postures=not options.walk_only,
+            measured_states=bus.measured_states,
+            attach=bus.attach,
         )
         print("  arms: circles, geometric then jacobian solver (walk_node holds the legs)", flush=True)
         arm_run = run_motion(arms, trajectories, options.rate, children, ik_node, sim_time=True)
@@ -203,6 +213,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
         "wall_time": walk.wall_time + arm_run.wall_time,
         "walk": asdict(metrics),
     }
+    bus.report(results)
     (output / "results.json").write_text(json.dumps(results, indent=2, allow_nan=True))
     return 0
 

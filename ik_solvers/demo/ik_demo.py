@@ -8,8 +8,9 @@ above the floor, the legs squat, then step in place; both arms trace circles wit
 pole on the geometric solver, then on the Jacobian solver after a run-time parameter change. At the
 end it prints a results table per chain and writes PNG figures (and ``results.json``) to the
 output folder. Run with ``make demo`` or
-``ik_demo [--fixed-base | --walk-only] [--urdf FILE [--drop-missing-meshes]] [--duration S | --quick]
-[--output DIR]``.
+``ik_demo [--fixed-base | --walk-only] [--servo-bus dynamixel|feetech] [--urdf FILE
+[--drop-missing-meshes]] [--duration S | --quick] [--output DIR]``; with ``--servo-bus`` the
+commands go through servo_bridge and an emulated servo bus (:mod:`ik_solvers.demo.servo_bus`).
 """
 
 from __future__ import annotations
@@ -92,8 +93,6 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     servo_bus.add_option(parser)
     free_standing.add_options(parser)
     options = parser.parse_args(argv)
-    # Through the emulated bus the fixed-base programme runs: walking through it is not supported yet.
-    options.fixed_base = options.fixed_base or bool(options.servo_bus)
     if options.duration is None:
         options.duration = DEFAULT_DURATION if options.fixed_base else ARMS_DURATION
     if options.quick:

@@ -4,6 +4,13 @@ ik_node -> joint_commands -> servo_bridge -> serial bytes (Sync Write) -> servo_
 servo_bus/goals -> sim_node (MuJoCo) -> sim/joint_states -> emulator -> serial bytes (Sync Read) ->
 servo_bridge -> /joint_states. The emulated bus paces its bytes at 1 Mbit/s. The bridge writes a
 summary of its run (rate, errors) at shutdown; it becomes the ``servo_bus`` section of results.json.
+
+Fixed base (``--fixed-base``): sim_node follows the wall clock, its commands remapped to the
+goals. Free-standing (the walk, :func:`walk_sim_parameters`): sim_node runs lock-stepped, one
+period per bus write once ik_node has answered the period (its ``bus_goals`` parameter), and
+everything but the bus's paced cycle on the simulated clock; the walk's log takes the simulator's
+own joint states (``sim/joint_states``, paired with its base pose by stamp), and
+:mod:`ik_solvers.demo.bus_latency` measures how late the bus delivers the commands.
 """
 
 from __future__ import annotations
@@ -13,6 +20,11 @@ import json
 import time
 from pathlib import Path
 
+from rclpy.node import Node
+from rclpy.time import Time
+from sensor_msgs.msg import JointState
+
+from ik_solvers.demo.bus_latency import BusLatencyRecorder, bus_latency, format_latency
 from ik_solvers.demo.processes import Children
 from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC
 from ik_solvers.resources import package_share_path
@@ -35,7 +47,7 @@ def add_option(parser: argparse.ArgumentParser) -> None:
         "--servo-bus",
         choices=PROTOCOLS,
         help="drive the simulator through servo_bridge and an emulated servo bus of this protocol "
-        "(the fixed-base programme)",
+        "(the walk, or the fixed-base programme with --fixed-base)",
     )
 
 
@@ -48,8 +60,22 @@ def sim_remaps(protocol: str | None) -> list[str]:
     return [*remaps, "-p", f"publish_rate:={SIM_STATE_RATE!r}"]
 
 
-def start(children: Children, protocol: str, output: Path) -> Path:
-    """Start the emulator (behind the simulator) and servo_bridge; the path of the bridge's summary."""
+def walk_sim_parameters(protocol: str | None) -> list[str]:
+    """sim_node's arguments behind the bus in the free-standing demo (none without a bus): the
+    servos follow the bus's goals; its states go to the emulator."""
+    if not protocol:
+        return []
+    return ["-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+
+
+def measured_states(protocol: str | None) -> str:
+    """The topic of the simulator's joint states, which the walk's log pairs with its base pose."""
+    return f"/{SIM_STATES_TOPIC}" if protocol else "/joint_states"
+
+
+def start(children: Children, protocol: str, output: Path, sim_time: bool = False) -> Path:
+    """Start the emulator (behind the simulator) and servo_bridge (on the simulated clock when
+    ``sim_time``: its stamps are then the other nodes'); the path of the bridge's summary."""
     calibration = package_share_path("config", "servos", f"humanoid_{protocol}.yaml")
     port = output / "logs" / f"tty_{protocol}"
     stats = output / "logs" / "servo_bus.json"
@@ -63,10 +89,26 @@ def start(children: Children, protocol: str, output: Path) -> Path:
         time.sleep(0.05)
     parameters = {"calibration": calibration, "port": port, "stats_file": stats}
     parameters["latency_timer_ms"] = EMULATED_LATENCY_MS
+    if sim_time:
+        parameters["use_sim_time"] = "true"
     children.start(
         "servo_bridge", "--ros-args", *[a for k, v in parameters.items() for a in ("-p", f"{k}:={v}")]
     )
     return stats
+
+
+def record_latency(node: Node, recorder: BusLatencyRecorder) -> None:
+    """Subscribe ``node`` to ik_node's commands and the bus's goals, kept in ``recorder``."""
+
+    def keep(into: list):
+        def on_message(message: JointState) -> None:
+            stamp = Time.from_msg(message.header.stamp).nanoseconds * 1e-9
+            recorder.add(into, stamp, list(message.name), list(message.position))
+
+        return on_message
+
+    node.create_subscription(JointState, "/joint_commands", keep(recorder.commands), 100)
+    node.create_subscription(JointState, f"/{GOALS_TOPIC}", keep(recorder.goals), 100)
 
 
 def section(stats: Path) -> dict:
@@ -89,3 +131,41 @@ def format_section(summary: dict) -> str:
         f"servo bus: {summary['protocol']}, {summary['servos']} servos, {summary['cycle_hz']:.1f} Hz "
         f"read+write cycles, {summary['errors']} bus errors"
     )
+
+
+class WalkBus:
+    """The bus in the free-standing demo, or nothing when ``protocol`` is None (every method then
+    does nothing): sim_node's arguments, the bus's processes, the latency recorder, the report.
+
+    Args:
+        protocol: ``dynamixel``, ``feetech`` or None.
+        output: the demo's output folder.
+        joints: the joints whose commands identify a goal (the legs').
+        period: [s] of the lock-stepped simulation (walk_node's).
+    """
+
+    def __init__(self, protocol: str | None, output: Path, joints: list[str], period: float) -> None:
+        self.protocol, self.output, self.period = protocol, output, period
+        self.recorder = BusLatencyRecorder(joints)
+        self.stats: Path | None = None
+        self.sim_parameters = walk_sim_parameters(protocol)
+        self.measured_states = measured_states(protocol)
+
+    def start(self, children: Children) -> None:
+        """Start the emulator and servo_bridge (after sim_node, before ik_node)."""
+        if self.protocol:
+            self.stats = start(children, self.protocol, self.output, sim_time=True)
+
+    def attach(self, node: Node) -> None:
+        """Record the commands and goals on the demo's walking node."""
+        if self.protocol:
+            record_latency(node, self.recorder)
+
+    def report(self, results: dict) -> None:
+        """Print the bus's line and its latency; add them to ``results`` as ``servo_bus``."""
+        if not self.protocol:
+            return
+        summary = section(self.stats) | {"latency": bus_latency(self.recorder, self.period)}
+        print(format_section(summary))
+        print(format_latency(summary["latency"], self.period))
+        results["servo_bus"] = summary

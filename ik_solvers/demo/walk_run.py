@@ -61,7 +61,7 @@ class WalkRun:
 class WalkDemoNode(Node):
     """Sends posture targets and cmd_vel; records targets, planned ZMP, base poses, joint states."""
 
-    def __init__(self, log: WalkLog, run: WalkRun) -> None:
+    def __init__(self, log: WalkLog, run: WalkRun, measured_states: str = "/joint_states") -> None:
         super().__init__("ik_demo_walk", parameter_overrides=[Parameter("use_sim_time", value=True)])
         self.log, self.run = log, run
         self.start = node_seconds(self)
@@ -71,7 +71,7 @@ class WalkDemoNode(Node):
         self.command_publisher = self.create_publisher(Twist, "cmd_vel", 10)
         self.create_subscription(WholeBodyTarget, "whole_body/target", self.on_target, 100)
         self.create_subscription(PointStamped, "/walk_node/zmp", self.on_zmp, 100)
-        self.create_subscription(JointState, "/joint_states", self.on_joint_states, 100)
+        self.create_subscription(JointState, measured_states, self.on_joint_states, 100)
         self.create_subscription(PoseStamped, "/sim_node/base_pose", self.on_base_pose, 100)
         self.create_subscription(Float64, "/sim_node/real_time_factor", self.on_rtf, 10)
         self.last_zmp: np.ndarray | None = None
@@ -161,13 +161,18 @@ def run_walk(
     start_walk_node: Callable[[], None],
     check_children: Callable[[], None],
     postures: bool = True,
+    measured_states: str = "/joint_states",
+    attach: Callable[[Node], None] | None = None,
 ) -> WalkRun:
     """Posture phases (unless ``postures`` is False: the stance only), then walking; raise
-    TimeoutError when the pipeline does not come up."""
+    TimeoutError when the pipeline does not come up. ``measured_states``: the simulator's joint
+    states topic; ``attach(node)`` adds subscriptions of the caller's to the demo's node."""
     run = WalkRun(log)
     wall = time.monotonic()
     with rclpy.init(args=["ik_demo_walk"]):
-        node = WalkDemoNode(log, run)
+        node = WalkDemoNode(log, run, measured_states)
+        if attach is not None:
+            attach(node)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _spin_until(executor, node.ready, check_children, "ik_node's whole-body interface and the simulator")

@@ -7,13 +7,31 @@ targets and nothing deadlocks), and never ahead of the wall clock (real-time fac
 When the simulation falls more than ``max_lag`` [s] behind the wall clock (controllers stalled),
 the wall clock's origin slips instead of the simulation running in a burst; the real-time factor,
 simulated over wall time, then shows the stall honestly.
+
+With ``sources`` > 1 every source must have sent a current stamp: behind a servo bus, the goals the
+bus wrote (source 0, the ones applied) and the controllers' own commands (source 1, watched), so
+that the world waits for the controllers and advances only with a bus write. Goals count for a
+period once they carry the controllers' command of that period (:func:`goals_carry`), or once
+``BUS_WAIT`` has passed since that command came: the period then runs on the stale goals the
+bus has.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 STAMP_TOLERANCE = 1e-6  # [s] a command stamped this close before the period's start counts as current
+GOAL_TOLERANCE = 2e-3  # [rad] a goal carries a command: 4096-tick servos quantise to 1.5 mrad
+BUS_WAIT = 0.5  # [s] of wall time a period waits for goals that carry its command (a goal the bridge's
+# velocity limit or a calibrated range cut never does)
+
+
+def goals_carry(names: list[str], goals: list[float], command: dict[str, float]) -> bool:
+    """Whether the bus's ``goals`` [rad] of joints ``names`` equal ``command`` (joint → [rad])
+    within GOAL_TOLERANCE on every joint both name."""
+    return all(
+        abs(goal - command[name]) <= GOAL_TOLERANCE for name, goal in zip(names, goals) if name in command
+    )
 
 
 @dataclass
@@ -24,21 +42,24 @@ class LockStepGate:
         timeout: [s] of wall time to wait for a current command before advancing without one.
         max_lag: [s] simulated time may trail the wall clock before the origin slips.
         wall_origin: [s] wall time (monotonic) at simulated time 0.
+        sources: how many command streams must each be current (see the module docstring).
     """
 
     timeout: float
     max_lag: float
     wall_origin: float
-    latest_stamp: float = -float("inf")  # [s] newest joint command stamp seen (simulated time)
+    sources: int = 1
+    latest_stamps: list[float] = field(default_factory=list)  # [s] newest stamp per source (simulated)
     period_start_wall: float = 0.0  # [s] wall time when the current period began
     timeouts: int = 0  # periods run without a current command (after the timeout)
 
     def __post_init__(self) -> None:
         self.period_start_wall = self.wall_origin
+        self.latest_stamps = [-float("inf")] * self.sources
 
-    def command(self, stamp: float) -> None:
-        """Record a joint command stamped ``stamp`` [s] (simulated time)."""
-        self.latest_stamp = max(self.latest_stamp, stamp)
+    def command(self, stamp: float, source: int = 0) -> None:
+        """Record a command of ``source`` stamped ``stamp`` [s] (simulated time)."""
+        self.latest_stamps[source] = max(self.latest_stamps[source], stamp)
 
     def may_advance(self, wall: float, sim_time: float, period: float) -> bool:
         """True when the period starting at ``sim_time`` [s] may run at wall time ``wall`` [s]."""
@@ -47,7 +68,7 @@ class LockStepGate:
             self.wall_origin += lag - self.max_lag
         if wall - self.wall_origin < sim_time + period:  # would run ahead of real time
             return False
-        if self.latest_stamp >= sim_time - STAMP_TOLERANCE:
+        if min(self.latest_stamps) >= sim_time - STAMP_TOLERANCE:
             return True
         if wall - self.period_start_wall >= self.timeout:
             self.timeouts += 1

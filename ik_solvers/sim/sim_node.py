@@ -30,6 +30,12 @@ Two ways to keep time:
   it, as in simulators driven by ROS (Gazebo's lock-step). Messages are stamped with the
   simulated time. While it waits, ``/clock`` repeats the unchanged time every
   ``CLOCK_KEEPALIVE`` [s] of wall time, for nodes that join late. See :class:`~ik_solvers.sim.lock_step.LockStepGate`.
+  Behind a servo bus (``ik_demo --servo-bus``), ``bus_goals`` names the topic of the goals the
+  bus wrote (sensor_msgs/JointState, stamped with the simulated time of the newest state the bus
+  had): the servos follow those, ``joint_commands`` (the controllers') are only watched, and a
+  period waits for both: it runs on the first bus write that carries the controllers' command of
+  the period (or on the bus's stale goals after ``BUS_WAIT``): never ahead of the controllers, and
+  the delay the bus adds in simulated time is that of ``command_latency`` alone.
 
 Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
 ``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
@@ -37,7 +43,7 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
-``lock_step_timeout`` [s] (0.2), ``servo_model`` (``ideal``, a servo model or a YAML file of
+``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``servo_model`` (``ideal``, a servo model or a YAML file of
 them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
 see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
@@ -66,7 +72,7 @@ from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule, field_rules
 from ik_solvers.sensors.attitude import AttitudeFilter
 from ik_solvers.sim.imu import ImuConfig, ImuSample, NoisyImu
-from ik_solvers.sim.lock_step import LockStepGate
+from ik_solvers.sim.lock_step import BUS_WAIT, STAMP_TOLERANCE, LockStepGate, goals_carry
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
@@ -91,6 +97,9 @@ NODE_RULES = {
         3600.0,
         low_open=True,
         start_up_only=True,
+    ),
+    "bus_goals": Rule(
+        "", "topic of a servo bus's goals, followed instead of joint_commands", start_up_only=True
     ),
 }
 SERVO_PARAMETERS = (
@@ -142,7 +151,15 @@ class SimNode(Node):
             self.base_publisher = self.create_publisher(PoseStamped, "~/base_pose", 10)
             self.imu_publisher = self.create_publisher(Imu, "~/imu", 50)
         self.clock_publisher = self.create_publisher(Clock, "/clock", 10)
-        self.create_subscription(JointState, "joint_commands", self.on_command, 10)
+        bus_goals = self.parameters["bus_goals"]
+        self.create_subscription(
+            JointState, "joint_commands", self.on_watched if bus_goals else self.on_command, 10
+        )
+        if bus_goals:
+            self.create_subscription(JointState, bus_goals, self.on_bus_goals, 10)
+        self.watched: dict[str, float] = {}  # the controllers' newest command behind a bus [rad]
+        self.watched_wall = 0.0  # [s] wall time (monotonic) it came
+        self.stale_periods = 0  # lock-stepped periods run on goals without the controllers' command
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
         self.clock_wall = -math.inf  # [s] wall time of the last /clock message
@@ -168,11 +185,12 @@ class SimNode(Node):
         self.period_steps = max(1, round(period / self.robot.config.timestep))
         if not lock_step:
             return None
+        bus = " and bus write" if self.parameters["bus_goals"] else ""
         self.get_logger().info(
-            f"lock-step: {self.period_steps * self.robot.config.timestep:g} s per command, "
+            f"lock-step: {self.period_steps * self.robot.config.timestep:g} s per command{bus}, "
             f"at most real time, {timeout:g} s wait without one"
         )
-        return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start)
+        return LockStepGate(timeout, MAX_CATCH_UP, self.wall_start, sources=2 if bus else 1)
 
     def on_set_torque(self, request: SetBool.Request, response: SetBool.Response) -> SetBool.Response:
         """Servos on (``data`` true) or off: off, no actuator force (a fall, an emergency)."""
@@ -187,6 +205,29 @@ class SimNode(Node):
         if self.gate is not None:  # after applying: the period runs with these targets
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
             self._lock_step()
+
+    def on_watched(self, message: JointState) -> None:
+        """A controller's command while the servos follow ``bus_goals``: its stamp and positions
+        let a period run once the bus delivers them."""
+        if self.gate is not None:
+            self.watched = dict(zip(message.name, message.position))
+            self.watched_wall = time.monotonic()
+            self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9, source=1)
+
+    def on_bus_goals(self, message: JointState) -> None:
+        """The goals the bus wrote: applied; in lock step they count for the period once they carry
+        the controllers' newest command, or BUS_WAIT after it came (counted as stale)."""
+        self._apply(message)
+        if self.gate is None:
+            return
+        if self.gate.latest_stamps[1] < self.robot.time - STAMP_TOLERANCE:
+            return  # the controllers have not answered the period: only goals written after count
+        if not goals_carry(list(message.name), list(message.position), self.watched):
+            if time.monotonic() - self.watched_wall < BUS_WAIT:
+                return
+            self.stale_periods += 1
+        self.gate.command(self.robot.time)  # written after the period's command: after its state too
+        self._lock_step()
 
     def _apply(self, message: JointState) -> None:
         """Set the targets of ``message``; warn (at most every WARNING_THROTTLE per kind, each
@@ -293,6 +334,7 @@ class SimNode(Node):
         self.report_wall, self.report_sim = now, self.robot.time
         self.rtf_publisher.publish(Float64(data=factor))
         waits = "" if self.gate is None else f", {self.gate.timeouts} periods without a current command"
+        waits += f", {self.stale_periods} on stale bus goals" if self.parameters["bus_goals"] else ""
         self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s{waits})")
 
 

@@ -4,6 +4,8 @@ The emulator publishes its servos' goal registers as joint angles (sensor_msgs/J
 ``servo_bus/goals``, which sim_node takes as its commands) and answers reads with the angles
 sim_node publishes (``sim/joint_states``), converted with the robot's calibration. So the demo runs
 ik_node -> servo_bridge -> serial bytes -> emulated servos -> MuJoCo -> serial bytes -> /joint_states.
+The goals are stamped with the newest simulator state's stamp (simulated time when sim_node is
+lock-stepped: they were written after that state).
 
 The bus loop must answer within the SDK's packet timeout even on a loaded machine, so the ROS side
 costs it as little as possible: the goals are published from the bus loop itself, at most every
@@ -20,6 +22,7 @@ import threading
 import time
 
 import rclpy
+from builtin_interfaces.msg import Time
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -29,7 +32,9 @@ from ik_solvers.hardware.calibration import Calibration
 
 GOALS_TOPIC = "servo_bus/goals"
 SIM_STATES_TOPIC = "sim/joint_states"
-GOAL_RATE = 100.0  # [Hz] most goals published to the simulator (the bridge writes them at 100 Hz)
+GOAL_RATE = 200.0  # [Hz] most goals published to the simulator: each write of the bridge's 100 Hz
+# cycle (whose jitter brings two writes closer than 10 ms; a lock-stepped simulator runs one period
+# per write), not every write of a bridge run flat out
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
 LATEST = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
@@ -46,6 +51,7 @@ class SimLink:
         self.names = [joint.joint for joint in calibration.joints]
         self.goals: dict[str, float] = {}  # joint -> goal angle [rad]
         self.measured: dict[str, float] = {}  # joint -> simulated angle [rad]
+        self.state_stamp = Time()  # the newest simulator state's stamp: the goals' stamp
         self.published_at = -float("inf")  # [s] monotonic
         rclpy.init()
         self.node = Node("servo_bus_emulator", start_parameter_services=False)
@@ -65,6 +71,7 @@ class SimLink:
     def on_states(self, msg: JointState) -> None:
         """Keep the simulator's latest joint angles."""
         self.measured.update(zip(msg.name, msg.position))
+        self.state_stamp = msg.header.stamp
 
     def publish_goals(self) -> None:
         """The servos' goals as joint angles, once every servo has been given one and at most at
@@ -74,7 +81,9 @@ class SimLink:
             return
         if len(self.goals) == len(self.names) and now - self.published_at >= 1.0 / GOAL_RATE:
             self.published_at = now
-            self.publisher.publish(JointState(name=self.names, position=[self.goals[n] for n in self.names]))
+            goals = JointState(name=self.names, position=[self.goals[n] for n in self.names])
+            goals.header.stamp = self.state_stamp  # written after that state: a lock-stepped period may run
+            self.publisher.publish(goals)
 
     def position_source(self, servo_id: int, goal: int) -> float:
         """The present position [tick] of servo ``servo_id`` whose goal is ``goal`` [tick]."""
