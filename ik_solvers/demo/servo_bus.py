@@ -18,6 +18,9 @@ from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC
 from ik_solvers.resources import package_share_path
 
 PROTOCOLS = ("dynamixel", "feetech")
+# The bridge's bus thread asks for SCHED_FIFO, as on a robot: on a busy machine its cycles came up
+# to 1.3 s apart (ordinary scheduling), past the servos' watchdog; refused without the right, logged.
+BUS_THREAD_PRIORITY = 50
 PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
 # The SDKs wait 2 x the USB adapter's latency timer + 2 ms for an answer (34 ms at the adapters'
@@ -63,6 +66,7 @@ def start(children: Children, protocol: str, output: Path) -> Path:
         time.sleep(0.05)
     parameters = {"calibration": calibration, "port": port, "stats_file": stats}
     parameters["latency_timer_ms"] = EMULATED_LATENCY_MS
+    parameters["thread_priority"] = BUS_THREAD_PRIORITY
     children.start(
         "servo_bridge", "--ros-args", *[a for k, v in parameters.items() for a in ("-p", f"{k}:={v}")]
     )
