@@ -20,6 +20,7 @@ from ik_solvers.resources import package_share_path
 PROTOCOLS = ("dynamixel", "feetech")
 # The bridge's bus thread asks for SCHED_FIFO, as on a robot: on a busy machine its cycles came up
 # to 1.3 s apart (ordinary scheduling), past the servos' watchdog; refused without the right, logged.
+# The emulator's bus loop too: servos answer in hardware time, not when a core is free.
 BUS_THREAD_PRIORITY = 50
 PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
@@ -57,7 +58,8 @@ def start(children: Children, protocol: str, output: Path) -> Path:
     port = output / "logs" / f"tty_{protocol}"
     stats = output / "logs" / "servo_bus.json"
     stats.unlink(missing_ok=True)
-    children.start("servo_bus_emulator", "--calibration", str(calibration), "--link", str(port), "--sim")
+    emulator = ["--calibration", str(calibration), "--link", str(port), "--sim"]
+    children.start("servo_bus_emulator", *emulator, "--priority", str(BUS_THREAD_PRIORITY))
     deadline = time.monotonic() + PORT_TIMEOUT
     while not port.exists():
         children.check_running()

@@ -82,13 +82,9 @@ class PacedLoop:
         self._scheduled.wait(SCHEDULING_WAIT)
 
     def _take_priority(self) -> None:
-        """Ask for SCHED_FIFO at :attr:`priority` for this thread (Linux: pid 0 = the caller)."""
+        """Ask for SCHED_FIFO at :attr:`priority` for the loop's thread."""
         if self.priority:
-            try:
-                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(self.priority))
-                self.scheduling = f"SCHED_FIFO priority {self.priority}"
-            except (OSError, AttributeError) as error:  # no permission; no SCHED_FIFO off Linux
-                self.scheduling = f"ordinary (SCHED_FIFO priority {self.priority} refused: {error})"
+            self.scheduling = take_fifo_priority(self.priority)
         self._scheduled.set()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -122,3 +118,13 @@ class PacedLoop:
                 self.dropped += int((now - deadline) / self.period)
                 deadline = now
         return deadline
+
+
+def take_fifo_priority(priority: int) -> str:
+    """Ask Linux for SCHED_FIFO at ``priority`` (1-99) for the calling thread (pid 0 = the caller);
+    what it got, in words ("SCHED_FIFO priority 50", or "ordinary (… refused: reason)")."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
+    except (OSError, AttributeError) as error:  # no permission; no SCHED_FIFO off Linux
+        return f"ordinary (SCHED_FIFO priority {priority} refused: {error})"
+    return f"SCHED_FIFO priority {priority}"
