@@ -22,7 +22,9 @@ PROTOCOLS = ("dynamixel", "feetech")
 # to 1.3 s apart (ordinary scheduling), past the servos' watchdog; refused without the right, logged.
 # The emulator's bus loop too: servos answer in hardware time, not when a core is free.
 BUS_THREAD_PRIORITY = 50
-PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
+# [s] for the emulator's pty to appear; a failure bound only: at load 17-19 the emulator's start-up
+# (rclpy, the sim link) once took 22.8 s, and the demo gave up at 20 s.
+PORT_TIMEOUT = 60.0
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
 # The SDKs wait 2 x the USB adapter's latency timer + 2 ms for an answer (34 ms at the adapters'
 # 16 ms). An emulated servo answers through a pseudo-terminal, with no adapter, but only once the
