@@ -45,7 +45,7 @@ from ik_solvers.hardware.bus import BusError
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.follow_monitor import FollowLimits
-from ik_solvers.hardware.paced_loop import PacedLoop
+from ik_solvers.hardware.paced_loop import PacedLoop, take_fifo_priority
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
@@ -154,6 +154,9 @@ class ServoBridgeNode(Node):
         self.create_timer(LOG_PERIOD, self.command_log.flush)
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.loop.start()
+        if p["thread_priority"]:  # the executor's thread too: it takes the interpreter lock the bus
+            # thread needs, and preempted while holding it, it held cycles up 0.6-0.9 s at load 14
+            take_fifo_priority(p["thread_priority"])
         self.get_logger().info(f"the bus thread runs with {self.loop.scheduling} scheduling")
 
     # -- commands ---------------------------------------------------------------------------------

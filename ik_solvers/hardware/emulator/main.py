@@ -85,6 +85,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = parser().parse_args(argv)
+    # first, so that every thread started later (the sim link's, DDS's) inherits it: a thread of
+    # the ordinary policy holding the interpreter lock would hold the bus loop up
+    scheduling = take_fifo_priority(args.priority) if args.priority else "ordinary"
     sim_link = None
     if args.sim:
         if not args.calibration:
@@ -95,7 +98,6 @@ def main(argv: list[str] | None = None) -> int:
     protocol, servos = make_servos(args, sim_link.position_source if sim_link else None)
     pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link)
     port = pty_bus.open()
-    scheduling = take_fifo_priority(args.priority) if args.priority else "ordinary"  # this thread serves
     print(
         json.dumps({"port": port, "protocol": protocol, "servos": len(servos), "scheduling": scheduling}),
         flush=True,
