@@ -28,6 +28,7 @@ MODEL = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
 ARM, LEG = MODEL.chain("base_link", "r_wrist"), MODEL.chain("base_link", "l_sole")
 CONTROLLER_JOINTS = [*reversed(ARM.joint_names), *LEG.joint_names]
 SOLVER = "geometric" if "geometric" in SOLVERS else "jacobian"
+QUIET_TIME = 1.0  # [s] without a new command: the arm holds still
 START_UP_TIMEOUT = 90.0  # [s] a failure bound only: a refused start exits in about 1 s, but five starting at once on a loaded 2-core machine once took over 30 s
 
 if SOLVER not in SOLVERS:
@@ -94,6 +95,28 @@ def test_trajectory_names_the_commanded_joints_with_a_positive_duration(hw):
     (point,) = trajectory.points
     assert len(point.positions) == ARM.n
     assert point.time_from_start.sec > 0 or point.time_from_start.nanosec > 0
+
+
+def test_a_late_subscriber_gets_the_command_in_force(hw):
+    """ik_node publishes only while a limb moves: a subscriber that matches once the arm holds
+    still (a servo bridge started after the node) must still get the last command, unchanged."""
+    hw.send_target("right_arm", ARM.fk(0.15 * (ARM.lower + ARM.upper)))
+    assert spin_until(hw.executor, lambda: bool(hw.commands)), hw.output()
+
+    def quiet() -> bool:  # no new command for QUIET_TIME: the arm holds still
+        count = len(hw.commands)
+        hw.spin(QUIET_TIME)
+        return len(hw.commands) == count
+
+    assert spin_until(hw.executor, quiet), hw.output()
+    last = hw.commands[-1]
+    late: list[JointState] = []
+    listener = hw.session.make_node("late_joint_commands_listener")
+    listener.create_subscription(JointState, "/hw/joint_commands", late.append, 10)
+    assert spin_until(hw.executor, lambda: bool(late)), f"nothing for the late subscriber:\n{hw.output()}"
+    assert list(late[0].name) == list(last.name)
+    assert late[0].position.tolist() == last.position.tolist()
+    assert late[0].header.stamp == last.header.stamp
 
 
 BROKEN = {

@@ -8,7 +8,9 @@ it was asked) makes the schedule exact and independent of the machine's load; th
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 
 import pytest
 
@@ -85,3 +87,48 @@ def test_an_exception_in_a_step_ends_the_loop_and_is_handed_on():
 def test_a_period_that_is_not_positive_is_refused_with_the_value():
     with pytest.raises(ValueError, match=r"period must be > 0 s, not 0.0"):
         PacedLoop(0.0, lambda now: None)
+
+
+def can_use_sched_fifo() -> bool:
+    """Whether this process may give a thread SCHED_FIFO (tried on a thread of its own)."""
+    allowed = []
+
+    def attempt() -> None:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+            allowed.append(True)
+        except OSError:
+            allowed.append(False)
+
+    thread = threading.Thread(target=attempt)
+    thread.start()
+    thread.join()
+    return allowed[0]
+
+
+def test_a_priority_gives_the_loop_thread_sched_fifo_or_says_why_not():
+    policies = []
+    loop = PacedLoop(PERIOD, lambda now: policies.append(os.sched_getscheduler(0)), priority=10)
+    loop.start()  # returns once the thread has its policy
+    try:
+        assert spin_wait(lambda: bool(policies))
+    finally:
+        loop.stop()
+    if can_use_sched_fifo():
+        assert policies[0] == os.SCHED_FIFO and loop.scheduling == "SCHED_FIFO priority 10"
+    else:  # refused: the loop runs on at the ordinary policy and says why
+        assert policies[0] == os.SCHED_OTHER and "SCHED_FIFO priority 10 refused" in loop.scheduling
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the caller's thread keeps its policy
+
+
+def test_a_priority_out_of_range_is_refused_with_the_range():
+    with pytest.raises(ValueError, match=r"priority must be 0 \(ordinary\) to 99 \(SCHED_FIFO\), not 100"):
+        PacedLoop(PERIOD, lambda now: None, priority=100)
+
+
+def spin_wait(condition, timeout: float = 10.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` [s] passes."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()

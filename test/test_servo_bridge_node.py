@@ -256,8 +256,12 @@ def broken_calibration(folder: Path, old: str, new: str) -> str:
         (lambda f: "bus_watchdog:=9.0", "bus_watchdog must be 0 (off) to 2.54 s"),
         (lambda f: "follow_tolerance:=-1.0", "follow_tolerance must be >= 0 rad"),
         (lambda f: "command_joints:=[l_knee, nope]", "command_joints names joints without a servo: ['nope']"),
+        (
+            lambda f: "thread_priority:=100",
+            "thread_priority must be 0 (ordinary) to 99 (SCHED_FIFO), not 100",
+        ),
     ],
-    ids=["nan", "twice", "rate 0", "rate text", "watchdog", "tolerance", "command joints"],
+    ids=["nan", "twice", "rate 0", "rate text", "watchdog", "tolerance", "command joints", "priority"],
 )
 def test_a_configuration_error_is_one_line_and_exit_code_1(setting, refusal, tmp_path):
     result = subprocess.run(

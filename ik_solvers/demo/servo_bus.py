@@ -30,7 +30,13 @@ from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC
 from ik_solvers.resources import package_share_path
 
 PROTOCOLS = ("dynamixel", "feetech")
-PORT_TIMEOUT = 20.0  # [s] for the emulator's pty to appear
+# The bridge's bus thread asks for SCHED_FIFO, as on a robot: on a busy machine its cycles came up
+# to 1.3 s apart (ordinary scheduling), past the servos' watchdog; refused without the right, logged.
+# The emulator's bus loop too: servos answer in hardware time, not when a core is free.
+BUS_THREAD_PRIORITY = 50
+# [s] for the emulator's pty to appear; a failure bound only: at load 17-19 the emulator's start-up
+# (rclpy, the sim link) once took 22.8 s, and the demo gave up at 20 s.
+PORT_TIMEOUT = 60.0
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
 # The SDKs wait 2 x the USB adapter's latency timer + 2 ms for an answer (34 ms at the adapters'
 # 16 ms). An emulated servo answers through a pseudo-terminal, with no adapter, but only once the
@@ -80,7 +86,8 @@ def start(children: Children, protocol: str, output: Path, sim_time: bool = Fals
     port = output / "logs" / f"tty_{protocol}"
     stats = output / "logs" / "servo_bus.json"
     stats.unlink(missing_ok=True)
-    children.start("servo_bus_emulator", "--calibration", str(calibration), "--link", str(port), "--sim")
+    emulator = ["--calibration", str(calibration), "--link", str(port), "--sim"]
+    children.start("servo_bus_emulator", *emulator, "--priority", str(BUS_THREAD_PRIORITY))
     deadline = time.monotonic() + PORT_TIMEOUT
     while not port.exists():
         children.check_running()
@@ -89,6 +96,7 @@ def start(children: Children, protocol: str, output: Path, sim_time: bool = Fals
         time.sleep(0.05)
     parameters = {"calibration": calibration, "port": port, "stats_file": stats}
     parameters["latency_timer_ms"] = EMULATED_LATENCY_MS
+    parameters["thread_priority"] = BUS_THREAD_PRIORITY
     if sim_time:
         parameters["use_sim_time"] = "true"
     children.start(

@@ -9,13 +9,24 @@ A step that ends after the next deadline is counted as an overrun and the next s
 once; the schedule keeps its grid, so one late step does not lower the mean rate. When the loop is
 more than a whole period behind (the process was not scheduled), the missed deadlines are dropped
 and the grid starts again from now: never several steps back to back to catch up.
+
+Priority: with ``priority`` 1-99 the thread asks Linux for the real-time policy SCHED_FIFO at that
+priority, as ros2_control's controller manager does for its loop (``thread_priority``). On a busy
+machine a thread of the ordinary policy can wait a second for a core (servo_bridge's cycles came
+0.7-1.3 s apart at load 13-16), longer than the servos' watchdog; a SCHED_FIFO thread runs as soon
+as it wakes. Asking needs CAP_SYS_NICE or an ``rtprio`` limit; when refused the thread runs on
+and :attr:`scheduling` says why.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
+
+MAX_PRIORITY = 99  # SCHED_FIFO's highest on Linux
+SCHEDULING_WAIT = 1.0  # [s] most start() waits for the thread to take its policy
 
 
 class PacedLoop:
@@ -29,6 +40,10 @@ class PacedLoop:
         name: the thread's name.
         clock: monotonic clock [s].
         sleep: waits its argument [s] (a stop request is seen at the next deadline).
+        priority: 0 = the ordinary policy; 1-99 = SCHED_FIFO at that priority (see the module).
+
+    Raises:
+        ValueError: ``period`` not > 0 or ``priority`` outside 0-99.
     """
 
     def __init__(
@@ -39,9 +54,17 @@ class PacedLoop:
         name: str = "paced loop",
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        priority: int = 0,
     ) -> None:
         if not period > 0.0:
             raise ValueError(f"period must be > 0 s, not {period!r}")
+        if not 0 <= priority <= MAX_PRIORITY:
+            raise ValueError(
+                f"priority must be 0 (ordinary) to {MAX_PRIORITY} (SCHED_FIFO), not {priority!r}"
+            )
+        self.priority = priority
+        self.scheduling = "ordinary"  # what the thread got, in words, once start() returned
+        self._scheduled = threading.Event()
         self.period = period
         self.step = step
         self.on_error = on_error
@@ -54,8 +77,15 @@ class PacedLoop:
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
-        """Start the thread; the first step is due at once."""
+        """Start the thread (the first step is due at once); return once it has its policy."""
         self._thread.start()
+        self._scheduled.wait(SCHEDULING_WAIT)
+
+    def _take_priority(self) -> None:
+        """Ask for SCHED_FIFO at :attr:`priority` for the loop's thread."""
+        if self.priority:
+            self.scheduling = take_fifo_priority(self.priority)
+        self._scheduled.set()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the loop to end after the step in progress and wait up to ``timeout`` [s] for it."""
@@ -64,6 +94,7 @@ class PacedLoop:
             self._thread.join(timeout)
 
     def _run(self) -> None:
+        self._take_priority()
         deadline = self.clock()
         while not self._stopping.is_set():
             try:
@@ -87,3 +118,13 @@ class PacedLoop:
                 self.dropped += int((now - deadline) / self.period)
                 deadline = now
         return deadline
+
+
+def take_fifo_priority(priority: int) -> str:
+    """Ask Linux for SCHED_FIFO at ``priority`` (1-99) for the calling thread (pid 0 = the caller);
+    what it got, in words ("SCHED_FIFO priority 50", or "ordinary (… refused: reason)")."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
+    except (OSError, AttributeError) as error:  # no permission; no SCHED_FIFO off Linux
+        return f"ordinary (SCHED_FIFO priority {priority} refused: {error})"
+    return f"SCHED_FIFO priority {priority}"

@@ -45,7 +45,7 @@ from ik_solvers.hardware.bus import BusError
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.follow_monitor import FollowLimits
-from ik_solvers.hardware.paced_loop import PacedLoop
+from ik_solvers.hardware.paced_loop import PacedLoop, take_fifo_priority
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
@@ -82,6 +82,7 @@ def declare(node: Node) -> dict:
         "latency_timer_ms": 16.0,  # [ms] USB adapter latency the SDK adds to timeouts
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
         "stats_file": "",  # JSON summary of the run written at shutdown ("" = none)
+        "thread_priority": 0,  # the bus thread's SCHED_FIFO priority 1-99; 0 = ordinary scheduling
     }
     return {name: node.declare_parameter(name, value).value for name, value in defaults.items()}
 
@@ -103,6 +104,17 @@ class ServoBridgeNode(Node):
             follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
             stall_time=p["stall_time"],
         )
+        # made (and its priority checked) before the port opens; started once the node is ready
+        try:
+            self.loop = PacedLoop(
+                1.0 / config.rate_hz,
+                self.on_cycle,
+                self.on_loop_error,
+                "servo bus",
+                priority=p["thread_priority"],
+            )
+        except ValueError as error:
+            raise ValueError(f"thread_{error}") from None  # "thread_priority must be …"
         calibration = load_calibration(p["calibration"])
         model = RobotModel.from_urdf_string(p["robot_description"])
         limits = urdf_limits(model)
@@ -141,8 +153,11 @@ class ServoBridgeNode(Node):
         self.bus_lock = threading.Lock()  # one bus transaction at a time: the cycle or the service
         self.create_timer(LOG_PERIOD, self.command_log.flush)
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self.loop = PacedLoop(1.0 / p["rate"], self.on_cycle, self.on_loop_error, "servo bus")
         self.loop.start()
+        if p["thread_priority"]:  # the executor's thread too: it takes the interpreter lock the bus
+            # thread needs, and preempted while holding it, it held cycles up 0.6-0.9 s at load 14
+            take_fifo_priority(p["thread_priority"])
+        self.get_logger().info(f"the bus thread runs with {self.loop.scheduling} scheduling")
 
     # -- commands ---------------------------------------------------------------------------------
     def on_joint_state(self, msg: JointState) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from builtin_interfaces.msg import Time
+from rclpy.event_handler import PublisherEventCallbacks, QoSPublisherMatchedInfo
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -70,13 +71,33 @@ class CommandOutput(ABC):
 
 
 class JointStateOutput(CommandOutput):
-    """sensor_msgs/JointState on ``joint_commands``: every joint commanded so far."""
+    """sensor_msgs/JointState on ``joint_commands``: every joint commanded so far.
+
+    The node publishes only while a limb moves, so a subscriber that matches later (a servo
+    bridge or a simulator started after the node, or one whose discovery took longer than the
+    first commands) would hear nothing until the targets move again, and its joints would stay
+    where they are. So the last command goes out again whenever a new subscriber matches: the
+    command in force, unchanged (same stamp), never an older one.
+    """
 
     def __init__(self, context: OutputContext) -> None:
-        self.publisher = context.node.create_publisher(JointState, "joint_commands", COMMAND_HISTORY)
+        self.last: JointState | None = None
+        self.publisher = context.node.create_publisher(
+            JointState,
+            "joint_commands",
+            COMMAND_HISTORY,
+            event_callbacks=PublisherEventCallbacks(matched=self.on_matched),
+        )
 
     def send(self, command: Command) -> None:
-        self.publisher.publish(messages.joint_state(command.names, command.positions, command.stamp))
+        self.last = messages.joint_state(command.names, command.positions, command.stamp)
+        self.publisher.publish(self.last)
+
+    def on_matched(self, info: QoSPublisherMatchedInfo) -> None:
+        """A subscriber matched or went (``info.current_count_change`` > 0: matched): resend."""
+        last = self.last
+        if info.current_count_change > 0 and last is not None:
+            self.publisher.publish(last)
 
 
 class ForwardCommandOutput(CommandOutput):

@@ -24,6 +24,7 @@ from ik_solvers.hardware.control_tables import DYNAMIXEL, PROTOCOLS, servo_model
 from ik_solvers.hardware.emulator.devices import make_emulated_bus
 from ik_solvers.hardware.emulator.pty_bus import PtyBus
 from ik_solvers.hardware.emulator.servo import EmulatedServo
+from ik_solvers.hardware.paced_loop import take_fifo_priority
 
 DEFAULT_MODELS = {DYNAMIXEL: "XM430-W350", "feetech": "STS3215"}
 
@@ -70,12 +71,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--link", type=Path, help="symlink to the pty, stable across a vanish fault")
     p.add_argument("--control", action="store_true", help="read fault commands from stdin")
     p.add_argument("--sim", action="store_true", help="positions from sim_node (needs --calibration and ROS)")
+    p.add_argument(
+        "--priority",
+        type=int,
+        choices=range(100),
+        default=0,
+        metavar="0-99",
+        help="SCHED_FIFO priority of the bus loop (servos answer in hardware time); 0 = ordinary",
+    )
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = parser().parse_args(argv)
+    # first, so that every thread started later (the sim link's, DDS's) inherits it: a thread of
+    # the ordinary policy holding the interpreter lock would hold the bus loop up
+    scheduling = take_fifo_priority(args.priority) if args.priority else "ordinary"
     sim_link = None
     if args.sim:
         if not args.calibration:
@@ -86,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     protocol, servos = make_servos(args, sim_link.position_source if sim_link else None)
     pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link)
     port = pty_bus.open()
-    print(json.dumps({"port": port, "protocol": protocol, "servos": len(servos)}), flush=True)
+    print(
+        json.dumps({"port": port, "protocol": protocol, "servos": len(servos), "scheduling": scheduling}),
+        flush=True,
+    )
     try:
         pty_bus.serve(control=sys.stdin.fileno() if args.control else None)
     except KeyboardInterrupt:
