@@ -103,7 +103,9 @@ class OfflineWalker:
         slope, incline = share * self._floor[0], share * self._floor[1]
         # gravity = R_y(incline) R_x(slope) (0, 0, -g); world → gravity frame: the inverse
         about_x = np.array([np.cos(0.5 * slope), -np.sin(0.5 * slope), 0.0, 0.0])
-        self._slope = _multiply(about_x, np.array([np.cos(0.5 * incline), 0.0, -np.sin(0.5 * incline), 0.0]))
+        self._slope = quaternion_product(
+            about_x, np.array([np.cos(0.5 * incline), 0.0, -np.sin(0.5 * incline), 0.0])
+        )
         self.robot.model.opt.gravity[:] = 9.81 * np.array(
             [-np.sin(incline) * np.cos(slope), np.sin(slope), -np.cos(incline) * np.cos(slope)]
         )
