@@ -68,12 +68,12 @@ class ArmKernels:
         """The 7 angles [rad] at the feasible swivel nearest the requested one of the construction
         ``arm`` (a float ``_Arm``, or the kernels' packed one), or None."""
         packed = arm if isinstance(arm, np.ndarray) else arm7.pack(arm)
-        q, (_, forms, scratch, order, _, _) = np.empty(7), self.work
+        q, (_, forms, scratch, order, _) = np.empty(7), self.work
         found = arm7.search(*self.constants, packed, q, forms, scratch, order)
         return q.tolist() if found else None
 
     def follow(self, arm) -> list[float] | None:
         """follow.follow_one for the float construction ``arm``: 7 angles [rad], or None."""
-        q, (_, forms, scratch, order, known, steps) = np.empty(7), self.work
-        found = arm7.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, known, steps)
+        q, (_, forms, scratch, order, steps) = np.empty(7), self.work
+        found = arm7.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, steps)
         return q.tolist() if found else None

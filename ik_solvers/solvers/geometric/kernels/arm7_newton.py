@@ -52,9 +52,9 @@ def _angles(t, forms, seed, upper, c, s):
 
 
 @borrowing
-def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known):
+def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known, sloped):
     """q (7,) at swivel ψ [rad] (``known``: q holds them already); returns (violation [rad], cost,
-    half its slope, its Gauss-Newton curvature)."""
+    half its slope, its Gauss-Newton curvature), the last three only when ``sloped`` (else 0)."""
     c, s = math.cos(psi), math.sin(psi)
     if known:
         s_out = triple.violation(shoulder, (q[0], q[1], q[2]))
@@ -75,6 +75,8 @@ def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known):
             w_angles[1],
             w_angles[2],
         )
+    if not sloped:
+        return s_out + w_out, 0.0, 0.0, 0.0
     s_rates, w_rates = _rates(shoulder, forms[0], s_upper, c, s), _rates(wrist, forms[1], w_upper, c, s)
     sums = (0.0, 0.0, 0.0)
     for i in range(3):
@@ -105,7 +107,19 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         far = max(far, abs(q[i] - arm[SEED + i]))
     if far > START_STEP:
         return False
-    violation, cost, slope, gauss = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True)
+    return descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial) and _trusted(
+        shoulder, wrist, q, arm
+    )
+
+
+@borrowing
+def descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
+    """swivel_newton.descend from swivel ``psi`` [rad] where q (7,) holds the angles: q ends at
+    the last swivel kept; True when the steps converged. ``trial``: (7,) scratch. A last step
+    (shorter than FINAL_STEP, so kept whatever the cost) is taken without the rates."""
+    violation, cost, slope, gauss = _point(
+        shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True, True
+    )
     if violation > LIMIT_TOLERANCE:
         return False
     last_psi, last_slope, has_last = 0.0, 0.0, False
@@ -118,11 +132,13 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         if not abs(step) < math.inf:
             return False
         if abs(step) < CONVERGED:
-            return _trusted(shoulder, wrist, q, arm)
+            return True
         final = has_last and abs(step) < FINAL_STEP
         accepted = False
         for _ in range(HALVINGS):
-            moved = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False)
+            moved = _point(
+                shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False, not final
+            )
             if moved[0] <= LIMIT_TOLERANCE and (moved[1] <= cost or abs(step) < SMALL_STEP):
                 accepted = True
                 break
@@ -134,5 +150,5 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         for i in range(7):
             q[i] = trial[i]
         if final:
-            return _trusted(shoulder, wrist, q, arm)
+            return True
     return False

@@ -209,7 +209,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     the other elbow bend fits too else 0.0, 0.0, continuous) with q at the requested swivel: the
     caller searches (:func:`.arm7.search`, :func:`construct` with ``flip``) and calls :func:`finish`.
     """
-    arm, forms, scratch, order, known, steps = work
+    arm, forms, scratch, order, steps = work
     if not seeded:
         seed = geo[REST : REST + 7]
     target_pole = (pole[0], pole[1], pole[2])
@@ -217,7 +217,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
         geo, rotation, position, seed, seeded, target_pole, has_pole, False, arm
     )
     following = seeded and not has_pole and reason != ELBOW_LIMITS
-    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, steps):
+    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
         near = True
         for i in range(7):
             near = near and abs(q[i] - seed[i]) <= geo[JUMP_LIMIT]
@@ -318,6 +318,5 @@ def workspace() -> tuple:
         np.empty((2, ENTRIES, 3)),
         np.empty((3, arm7.ROOTS)),
         np.empty(arm7.ROOTS, dtype=np.int64),
-        np.empty(arm7.ROOTS, dtype=np.int64),
-        np.empty((5, 14)),
+        np.empty((4, 7)),
     )
