@@ -14,19 +14,20 @@ directory is writable, it is compiled in memory in every process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numba
 
 
-def _njit(function: Callable, runtime: bool) -> Callable:
+def _njit(function: Callable, runtime: bool, parallel: bool = False) -> Callable:
     """``numba.njit`` with the on-disk cache, or without it where no cache directory is writable
     (numba refuses ``cache=True`` then: a read-only install with a read-only home). ``_nrt`` is
     set explicitly, as callees otherwise inherit their caller's."""
     try:
-        return numba.njit(cache=True, _nrt=runtime)(function)
+        return numba.njit(cache=True, _nrt=runtime, parallel=parallel)(function)
     except RuntimeError:
-        return numba.njit(_nrt=runtime)(function)
+        return numba.njit(_nrt=runtime, parallel=parallel)(function)
 
 
 def compiled(function: Callable) -> Callable:
@@ -39,3 +40,14 @@ def borrowing(function: Callable) -> Callable:
     """A kernel without numba's runtime: no reference counting, so it must allocate nothing and
     return no array; the arrays it is given (and views of them) stay owned by its caller."""
     return _njit(function, runtime=False)
+
+
+def parallel_borrowing(function: Callable) -> Callable:
+    """:func:`borrowing`, its ``numba.prange`` loops run on numba's thread pool (one thread per
+    core). numba's default threading layer where neither TBB nor OpenMP is installed (workqueue)
+    aborts the process when two Python threads enter parallel code at once: callers hold
+    :data:`PARALLEL_LOCK` around every call."""
+    return _njit(function, runtime=False, parallel=True)
+
+
+PARALLEL_LOCK = threading.Lock()  # one parallel kernel at a time in a process (see parallel_borrowing)
