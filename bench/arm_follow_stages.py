@@ -11,7 +11,7 @@ stage adds, is printed:
 3. the feasible interval of the seed's branches, where the seed's swivel leaves the limits;
 4. the swivels where a first or third joint takes its seed value, in order;
 5. the samples (``kernels/arm7._best_sample``);
-6. the Gauss-Newton refinement (``kernels/arm7._refine``).
+6. the refinement of the best by the Newton steps (``kernels/arm7_newton.descend``).
 
 Since the Newton short way (``kernels/arm7_newton.py``, docs/benchmarks.md "Fifth session"),
 stages 4-6 run only on rows whose short answer is not trusted; the cuts here still run them on
@@ -19,11 +19,12 @@ every row (the cost of that fallback), not the cost of a seeded solve. The FK ch
 ``solve`` adds is not included. CPU time (``time.process_time``) so that
 neighbours on a shared machine move the figures less; the load is printed first.
 
-    .venv/bin/python bench/arm_follow_stages.py
+    .venv/bin/python bench/arm_follow_stages.py [--seeds random]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 
@@ -32,7 +33,7 @@ import numpy as np
 
 import ik_solvers as ik
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.geometric.kernels import arm7, arm7_solve
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_newton, arm7_solve
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
@@ -43,7 +44,7 @@ STAGES += ("matching swivels", "samples", "refinement")
 @numba.njit
 def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
     """Every row of ``entries`` (N, 16) with its seed (N, 7) up to ``stage`` (0-6), ``passes`` times."""
-    arm, forms, scratch, order, known, steps = work
+    arm, forms, scratch, order, steps = work
     q, total = np.empty(7), 0.0
     for _ in range(passes):
         for m in range(entries.shape[0]):
@@ -62,8 +63,8 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
             psi = 0.0
             if violation > LIMIT_TOLERANCE:
                 s_branch, w_branch = 1 if s_up else 0, 1 if w_up else 0
-                found, psi = arm7._feasible_span(
-                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known
+                found, psi = arm7.nearest_feasible_swivel(
+                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order
                 )
                 if not found:
                     continue
@@ -85,18 +86,25 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
                 shoulder, wrist, geo, forms, arm, psi, s_up, w_up, q, steps[3], roots, count, order
             )
             if stage == 6 and arm7._step(q, arm) > arm7.FOLLOW_STEP:
-                arm7._refine(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps)
+                arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps[1])
             total += q[0]
     return total
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--seeds", choices=("near", "random"), default="near", help="seeds ± 0.1 rad σ or random"
+    )
+    args = parser.parse_args()
     model = ik.RobotModel.from_urdf_file(str(package_share_path("urdf", "humanoid.urdf")))
     chain = model.chain("base_link", "l_wrist")
     rng = np.random.default_rng(1)
     q = chain.random_configurations(200, rng)
     entries = np.ascontiguousarray(chain.fk(q).reshape(-1, 16))
     seeds = np.clip(q + rng.normal(0.0, 0.1, q.shape), chain.lower, chain.upper)
+    if args.seeds == "random":
+        seeds = chain.random_configurations(len(q), rng)
     kernels = ik.make_solver("geometric", chain)._kernels
     print(f"load average (1 min) {os.getloadavg()[0]:.1f}; CPU µs a row, best of 5 × 20 passes over 200 rows")
     previous = 0.0

@@ -19,19 +19,20 @@ directory is writable, it is compiled in memory in every process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numba
 
 
-def _njit(function: Callable, runtime: bool, inline: str = "never") -> Callable:
+def _njit(function: Callable, runtime: bool, inline: str = "never", parallel: bool = False) -> Callable:
     """``numba.njit`` with the on-disk cache, or without it where no cache directory is writable
     (numba refuses ``cache=True`` then: a read-only install with a read-only home). ``_nrt`` is
     set explicitly, as callees otherwise inherit their caller's."""
     try:
-        return numba.njit(cache=True, _nrt=runtime, inline=inline)(function)
+        return numba.njit(cache=True, _nrt=runtime, inline=inline, parallel=parallel)(function)
     except RuntimeError:
-        return numba.njit(_nrt=runtime, inline=inline)(function)
+        return numba.njit(_nrt=runtime, inline=inline, parallel=parallel)(function)
 
 
 def compiled(function: Callable) -> Callable:
@@ -50,3 +51,14 @@ def inlined(function: Callable) -> Callable:
     """A :func:`borrowing` kernel that numba inlines into every compiled caller (``inline="always"``):
     for the small pieces of a hot kernel. Called from Python it runs as a kernel of its own."""
     return _njit(function, runtime=False, inline="always")
+
+
+def parallel_borrowing(function: Callable) -> Callable:
+    """:func:`borrowing`, its ``numba.prange`` loops run on numba's thread pool (one thread per
+    core). numba's default threading layer where neither TBB nor OpenMP is installed (workqueue)
+    aborts the process when two Python threads enter parallel code at once: callers hold
+    :data:`PARALLEL_LOCK` around every call."""
+    return _njit(function, runtime=False, parallel=True)
+
+
+PARALLEL_LOCK = threading.Lock()  # one parallel kernel at a time in a process (see parallel_borrowing)

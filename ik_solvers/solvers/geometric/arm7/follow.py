@@ -13,8 +13,8 @@ third joints. Along a smooth path the answer is then:
    (Shimizu et al. 2008: arm-angle intervals bounded by the closed-form roots of the joint-limit
    equations), the converged minimum of |q(ψ) - seed|² (plus a weak pull off the limits) by
    Newton steps with exact dq/dψ (:mod:`.swivel_newton`) when it is trusted (near the seed, away
-   from a triple's alignment, not against a limit); else candidate swivels and a few Gauss-Newton
-   steps kept inside the interval. Near a singularity, where the first and third joints of a
+   from a triple's alignment, not against a limit); else candidate swivels, the best refined by
+   the same Newton steps kept inside the interval. Near a singularity, where the first and third joints of a
    triple turn fast with ψ, the candidates keep their split nearest the seed instead of keeping
    the swivel angle itself;
 3. when the interval is empty on the seed's branches, None: the caller falls back to any branch and
@@ -30,17 +30,14 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.axis_triple import LIMIT_TOLERANCE
-from ik_solvers.solvers.geometric.arm7.swivel_newton import nearest_swivel
+from ik_solvers.solvers.geometric.arm7.swivel_newton import descend, nearest_swivel
 from ik_solvers.solvers.geometric.arm7.swivel_search import (
-    feasible_span_one,
     matching_swivels_one,
+    nearest_feasible_swivel_one,
 )
 from ik_solvers.solvers.geometric.vectors import COLUMNS, SCALAR, Ops, tmatvec
 
 FOLLOW_STEP = 0.05  # [rad] the seed's swivel is kept while no joint moves more than this from the seed
-REFINE_STEPS = 6  # Gauss-Newton steps on the swivel
-MARGIN, MARGIN_WEIGHT = 0.1, 0.5  # [rad], [1]: joints this near a limit are pulled off it, weakly
-DERIVATIVE_STEP = 1e-6  # [rad] finite-difference step of dq/dψ
 SAMPLES = tuple(sign * x for x in (0.01, 0.03, 0.1, 0.3, 0.6, 1.0, 1.5, 2.2, 3.0) for sign in (1.0, -1.0))
 
 
@@ -64,7 +61,8 @@ def follow_one(geo, arm, groups_of):
     swivels, tried in turn until one gives a solution within ``FOLLOW_STEP`` of the seed: ψ = 0;
     the feasible point nearest 0 on the seed's branches (when ψ = 0 leaves the limits); the swivels
     where a first or third joint takes its seed value (next to a singularity, the split of the
-    coupled joints nearest the seed); ``SAMPLES``. The best within the limits is then refined.
+    coupled joints nearest the seed); ``SAMPLES``. The best within the limits is then refined
+    (:func:`.swivel_newton.descend`).
     """
     q, violation, branches = seed_branches(geo, arm, arm.frame, SCALAR)
     if violation <= LIMIT_TOLERANCE and _step(q, arm.seed) <= FOLLOW_STEP:
@@ -72,10 +70,10 @@ def follow_one(geo, arm, groups_of):
     groups = groups_of(arm)
     best = (0.0, branches, q) if violation <= LIMIT_TOLERANCE else None
     if best is None:
-        span = feasible_span_one([group + (branch,) for group, branch in zip(groups, branches)])
-        if span is None:
+        psi = nearest_feasible_swivel_one([group + (branch,) for group, branch in zip(groups, branches)])
+        if psi is None:
             return None
-        best = (span[0], branches, _at(geo, arm, branches, span[0]))
+        best = (psi, branches, _at(geo, arm, branches, psi))
     short = nearest_swivel(geo, arm, groups, branches, best[0], best[2])
     if short is not None:
         return short
@@ -87,7 +85,7 @@ def follow_one(geo, arm, groups_of):
     psi, branches, q = best
     if _step(q, arm.seed) <= FOLLOW_STEP:
         return q
-    return _refine(geo, arm, branches, psi, q)
+    return descend(geo, arm, groups, branches, psi, q)[0]
 
 
 def _best_sample(geo, arm, best, swivels):
@@ -103,42 +101,6 @@ def _best_sample(geo, arm, best, swivels):
             if _step(q, arm.seed) <= FOLLOW_STEP:
                 break
     return best
-
-
-def _refine(geo, arm, branches, psi: float, q):
-    """Gauss-Newton on :func:`_cost` over ψ on fixed branches, from ψ; a step is kept only when it
-    stays within the limits and lowers the cost (else halved, up to three times)."""
-    residual = _residuals(geo, q, arm.seed)
-    cost = sum(r * r for r in residual)
-    for _ in range(REFINE_STEPS):
-        ahead = _residuals(geo, _at(geo, arm, branches, psi + DERIVATIVE_STEP), arm.seed)
-        slope = [(a - b) / DERIVATIVE_STEP for a, b in zip(ahead, residual)]
-        curvature = sum(d * d for d in slope)
-        if curvature <= 0.0:
-            break
-        step = -sum(d * r for d, r in zip(slope, residual)) / curvature
-        for _ in range(4):
-            candidate = _at(geo, arm, branches, psi + step)
-            moved = _residuals(geo, candidate, arm.seed)
-            lower = sum(r * r for r in moved)
-            if lower < cost and _violation(geo, candidate) <= LIMIT_TOLERANCE:
-                break
-            step *= 0.5
-        else:
-            break
-        psi, q, residual, cost = psi + step, candidate, moved, lower
-        if abs(step) < 1e-9:
-            break
-    return q
-
-
-def _residuals(geo, q, seed) -> list[float]:
-    """q - seed, and per joint ``MARGIN_WEIGHT`` × how far it is inside ``MARGIN`` of a limit: the
-    cost |q - seed|² plus a weak pull off the limits, so that a joint does not stay pinned at a limit
-    (where the seed's feasible swivel interval would later vanish) when it can leave it cheaply."""
-    lower, upper = geo.lower, geo.upper
-    near = [MARGIN_WEIGHT * max(0.0, MARGIN - min(x - lower[i], upper[i] - x)) for i, x in enumerate(q)]
-    return [x - s for x, s in zip(q, seed)] + near
 
 
 def _at(geo, arm, branches, psi, ops: Ops = SCALAR):
@@ -166,10 +128,6 @@ def _wrist_rotation(geo, arm, frame, ops):
     """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame`` (columns)."""
     forward = geo.axes[3].times(frame, *arm.elbow, ops)
     return tuple(tmatvec(forward, g, ops) for g in arm.goal)
-
-
-def _violation(geo, q) -> float:
-    return geo.shoulder.violation(q[:3], SCALAR) + geo.wrist.violation(q[4:], SCALAR)
 
 
 def _step(q, seed, ops: Ops = SCALAR):

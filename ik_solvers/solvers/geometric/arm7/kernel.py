@@ -4,6 +4,7 @@ calls the solver makes."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
@@ -14,7 +15,8 @@ NO_POLE, NO_SEED = np.zeros(3), np.zeros(7)  # placeholders the kernels do not r
 
 class ArmKernels:
     """The compiled solve of one arm: its geometry and the solver's options as the kernels read
-    them (:data:`.arm7.GEO`), and the scratch they work in.
+    them (:data:`.arm7.GEO`), and the scratch they work in (``work``: one solve's; ``works``: one
+    per thread of a parallel batch).
 
     Args:
         geometry: the arm. elbow_direction: (3,) unit; swivel, jump_limit: [rad];
@@ -63,17 +65,18 @@ class ArmKernels:
             geo,
         )
         self.work = arm7_solve.workspace()
+        self.works = arm7_solve.workspaces(numba.config.NUMBA_NUM_THREADS)  # one per batch thread
 
     def search(self, arm) -> list[float] | None:
         """The 7 angles [rad] at the feasible swivel nearest the requested one of the construction
         ``arm`` (a float ``_Arm``, or the kernels' packed one), or None."""
         packed = arm if isinstance(arm, np.ndarray) else arm7.pack(arm)
-        q, (_, forms, scratch, order, _, _) = np.empty(7), self.work
+        q, (_, forms, scratch, order, _) = np.empty(7), self.work
         found = arm7.search(*self.constants, packed, q, forms, scratch, order)
         return q.tolist() if found else None
 
     def follow(self, arm) -> list[float] | None:
         """follow.follow_one for the float construction ``arm``: 7 angles [rad], or None."""
-        q, (_, forms, scratch, order, known, steps) = np.empty(7), self.work
-        found = arm7.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, known, steps)
+        q, (_, forms, scratch, order, steps) = np.empty(7), self.work
+        found = arm7.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, steps)
         return q.tolist() if found else None

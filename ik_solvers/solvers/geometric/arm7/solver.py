@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.checks import pose_columns
 from ik_solvers.solvers.geometric.arm7.construction import (
     CLOSE,
@@ -51,6 +52,8 @@ from ik_solvers.solvers.geometric.kernels import arm7_solve, prepare_kernels
 from ik_solvers.solvers.geometric.structure import AxisLines
 from ik_solvers.solvers.geometric.vectors import SCALAR
 from ik_solvers.solvers.results import BatchResult
+
+PARALLEL_ROWS = 64  # a batch of this many rows or more is split over the cores (fewer: one thread)
 
 
 class Arm7Solver(GeometricSolver):
@@ -143,7 +146,8 @@ class Arm7Solver(GeometricSolver):
         return (q, *arm7_solve.finish(geo, entries, q, reason), continuous)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """All rows of (16, N) ``columns``, compiled: what :meth:`solve` gives, row by row.
+        """All rows of (16, N) ``columns``, compiled: what :meth:`solve` gives, row by row; from
+        :data:`PARALLEL_ROWS` rows on split over the cores (the same answers).
 
         ``seeds``: (7, N) or None; ``poles``: (3, N) or None.
         """
@@ -151,9 +155,16 @@ class Arm7Solver(GeometricSolver):
         seeds = np.ascontiguousarray(seeds) if seeded else NO_SEED[:, None]
         poles = np.ascontiguousarray(poles) if has_pole else NO_POLE[:, None]
         q, *found = out
-        arm7_solve.solve_columns(
-            *self._kernels.constants, columns, seeds, seeded, poles, has_pole, q.T, *found, self._kernels.work
-        )
+        kernels, out = self._kernels, (q.T, *found)
+        if columns.shape[1] < PARALLEL_ROWS:
+            arm7_solve.solve_columns(
+                *kernels.constants, columns, seeds, seeded, poles, has_pole, *out, kernels.work
+            )
+            return
+        with PARALLEL_LOCK:
+            arm7_solve.solve_columns_parallel(
+                kernels.constants, columns, seeds, seeded, poles, has_pole, out, kernels.works
+            )
 
     @property
     def _rest_seed(self) -> tuple:

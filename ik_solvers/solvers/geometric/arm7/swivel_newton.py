@@ -5,11 +5,12 @@ joint of a triple is an atan2 of terms linear in cos ψ and sin ψ (the entries'
 :func:`~ik_solvers.solvers.geometric.arm7.construction.swivel_groups`), so dq/dψ is exact and cheap
 (:meth:`~ik_solvers.solvers.geometric.arm7.axis_triple.AxisTriple.first_rates`). :func:`nearest_swivel`
 minimises the seed following's cost (|q(ψ) - seed|² plus the weak pull off the limits, see
-``follow._residuals``) from a start swivel by Newton steps on its slope: the first step's curvature
-is Gauss-Newton's, later ones the secant of the slope (superlinear), each step halved while it
-leaves the limits or raises the cost. It answers only when the steps converge (|Δψ| <
+``MARGIN``) from a start swivel by Newton steps on its slope (:func:`descend`): the first step's
+curvature is Gauss-Newton's, later ones the secant of the slope (superlinear), each step halved
+while it leaves the limits or raises the cost. It answers only when the steps converge (|Δψ| <
 ``CONVERGED``) within the limits and no joint ends more than ``TRUST_STEP`` from the seed; else
-None and the caller scans the swivels (a far seed, a minimum against a limit, a singularity).
+None and the caller scans the swivels (a far seed, a minimum against a limit, a singularity) and
+refines the best one it finds with the same steps.
 
 Floats, one target: the reference of :mod:`ik_solvers.solvers.geometric.kernels.arm7_newton`.
 """
@@ -31,7 +32,10 @@ START_STEP = 1.0  # [rad] a start with a joint further than this from the seed: 
 TRUST_STEP = 0.3  # [rad] the short way's answer stands when no joint is further than this from the seed
 TRUST_SINE = 0.1  # [1] |sin(θ2 - α)| of a triple below this (next to its alignment, where the split of
 # its first and third joints matters): the scan is trusted instead
-MARGIN, MARGIN_WEIGHT = 0.1, 0.5  # follow.MARGIN [rad], follow.MARGIN_WEIGHT (follow imports this module)
+# [rad], [1]: the cost adds MARGIN_WEIGHT × how far a joint is inside MARGIN of a limit (squared), a weak
+# pull off the limits, so that a joint does not stay pinned at a limit (where the seed's feasible
+# swivel interval would later vanish) when it can leave it cheaply
+MARGIN, MARGIN_WEIGHT = 0.1, 0.5
 
 
 def nearest_swivel(geo, arm, groups, branches, psi: float, q: tuple) -> tuple | None:
@@ -40,9 +44,19 @@ def nearest_swivel(geo, arm, groups, branches, psi: float, q: tuple) -> tuple | 
     the answer is not trusted. ``groups``: the construction's swivel groups (triple, forms, seed)."""
     if max(abs(x - s) for x, s in zip(q, arm.seed)) > START_STEP:
         return None
+    q, converged = descend(geo, arm, groups, branches, psi, q)
+    return _trusted(groups, q, arm.seed) if converged else None
+
+
+def descend(geo, arm, groups, branches, psi: float, q: tuple) -> tuple[tuple, bool]:
+    """Newton steps on the following cost's slope from swivel ``psi`` [rad] where the angles are
+    ``q`` (within the limits), each kept only within the limits and not raising the cost (else
+    halved): (the angles at the last swivel kept, True when the steps converged). A start outside
+    the limits, rates that vanish (at a triple's alignment) or a step that cannot be kept stop it
+    unconverged; the seed following's scan refines its best swivel with it too."""
     point = _point(geo, arm, groups, branches, psi, q)
     if point[1] > LIMIT_TOLERANCE:
-        return None
+        return q, False
     last = None
     for _ in range(NEWTON_STEPS):
         q, _, cost, slope, gauss = point
@@ -52,9 +66,9 @@ def nearest_swivel(geo, arm, groups, branches, psi: float, q: tuple) -> tuple | 
             curvature = secant if secant > 0.0 else gauss
         step = -slope / curvature if curvature > 0.0 else math.nan
         if not abs(step) < math.inf:
-            return None
+            return q, False
         if abs(step) < CONVERGED:
-            return _trusted(groups, q, arm.seed)
+            return q, True
         final = last is not None and abs(step) < FINAL_STEP
         for _ in range(HALVINGS):
             trial = _point(geo, arm, groups, branches, psi + step)
@@ -62,11 +76,11 @@ def nearest_swivel(geo, arm, groups, branches, psi: float, q: tuple) -> tuple | 
                 break
             step *= 0.5
         else:
-            return None
+            return q, False
         last, psi, point = (psi, slope), psi + step, trial
         if final:
-            return _trusted(groups, trial[0], arm.seed)
-    return None
+            return trial[0], True
+    return point[0], False
 
 
 def _trusted(groups, q: tuple, seed) -> tuple | None:
@@ -103,7 +117,8 @@ def _point(geo, arm, groups, branches, psi: float, known: tuple | None = None) -
 
 
 def _cost(geo, q, rates, seed) -> tuple[float, float, float]:
-    """follow._residuals' sum of squares, Σ r dr/dψ and Σ (dr/dψ)² for the angles q and their rates."""
+    """The following cost (Σ r² of the residuals q - seed and the ``MARGIN`` pulls), Σ r dr/dψ and
+    Σ (dr/dψ)² for the angles q and their rates."""
     cost = slope = gauss = 0.0
     for i, (x, rate) in enumerate(zip(q, rates)):
         residual = x - seed[i]

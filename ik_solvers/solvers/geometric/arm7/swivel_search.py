@@ -43,13 +43,14 @@ def form_coefficients(y: tuple, x: tuple, axis: tuple, sign: float) -> tuple:
 
 
 def nearest_feasible_swivel_one(groups: list[Group]) -> float | None:
-    """:func:`nearest_feasible_swivel` for one arm, on floats: ψ [rad], or None when none is feasible.
+    """The swivel ψ [rad] nearest 0 at which every group (on its own branch where it names one)
+    is within its limits, on floats, or None when none is.
 
-    The same pieces between limit roots, tested in order of their distance to ψ = 0 (ties: lower
-    first, as the batch's argmin) and only until the first feasible one: usually a handful.
+    The pieces between limit roots, tested in order of their distance to ψ = 0 (ties: lower
+    first) and only until the first feasible one (usually a handful): its point nearest 0.
     """
     bounds = [-math.pi, math.pi]
-    for triple, forms, _ in groups:
+    for triple, forms, *_ in groups:
         bounds += _limit_roots_one(triple, forms)
     bounds.sort()
     pieces = []
@@ -109,38 +110,3 @@ def _feasible_one(group: Group, cos_psi: float, sin_psi: float) -> bool:
     if len(group) > 3:
         return triple.violation(first if group[3] else second, SCALAR) <= LIMIT_TOLERANCE
     return min(triple.violation(first, SCALAR), triple.violation(second, SCALAR)) <= LIMIT_TOLERANCE
-
-
-def feasible_span_one(groups: list[Group]) -> tuple[float, float, float] | None:
-    """The feasible swivel interval nearest ψ = 0 for one arm (floats): (nearest point, low, high)
-    [rad], or None. Neighbouring feasible pieces are joined (a root of the other branch's limits
-    splits nothing when only the group's own branch counts). The interval does not wrap past ±π.
-    """
-    bounds = [-math.pi, math.pi]
-    for triple, forms, *_ in groups:
-        bounds += _limit_roots_one(triple, forms)
-    bounds.sort()
-    pieces = list(itertools.pairwise(bounds))
-    feasible: dict[int, bool] = {}
-
-    def ok(i: int) -> bool:
-        if i not in feasible:
-            middle = 0.5 * sum(pieces[i])
-            cos_psi, sin_psi = math.cos(middle), math.sin(middle)
-            feasible[i] = all(_feasible_one(group, cos_psi, sin_psi) for group in groups)
-        return feasible[i]
-
-    order = sorted(
-        range(len(pieces)),
-        key=lambda i: min(abs(x) for x in pieces[i]) if pieces[i][0] > 0.0 or pieces[i][1] < 0.0 else 0.0,
-    )
-    for i in order:
-        if ok(i):
-            first = last = i
-            while first > 0 and ok(first - 1):
-                first -= 1
-            while last < len(pieces) - 1 and ok(last + 1):
-                last += 1
-            low, high = pieces[first][0], pieces[last][1]
-            return min(max(0.0, low), high), low, high
-    return None

@@ -2,15 +2,16 @@
 
 The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
 branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
-not trusted the swivels matching the seed's split, the samples, the Gauss-Newton refinement) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle
-intervals: the feasible swivel nearest the requested one), in the same order of operations but
-for one shortcut: away from the construction's own swivel, a triple's entries come from their
-swivel forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the
-shoulder and wrist rotations), equal but for rounding, which the refinement's finite differences
-turn into < 1e-7 rad (same branches, flags and messages). One construction (``arm``: the elbow
-and the shoulder rotation at the requested swivel, from the solver's step 1-2) is packed by
-:func:`pack`; the arm's constants are the two triples' arrays (:mod:`.axis_triple`) and ``geo``
-(:data:`GEO_SIZE`: the elbow axis, then the seven limits).
+not trusted the swivels matching the seed's split, the samples and the same Newton steps from the
+best) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle intervals: the feasible
+swivel nearest the requested one), in the same order of operations but for one shortcut: away
+from the construction's own swivel, a triple's entries come from their swivel forms
+(:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the shoulder and
+wrist rotations), equal but for rounding (< 1e-7 rad on the answers; same branches, flags and
+messages). One construction (``arm``: the elbow and the shoulder rotation at the requested
+swivel, from the solver's step 1-2) is packed by :func:`pack`; the arm's constants are the two
+triples' arrays (:mod:`.axis_triple`) and ``geo`` (:data:`GEO_SIZE`: the elbow axis, then the
+seven limits).
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
-FOLLOW_STEP, REFINE_STEPS = 0.05, 6  # follow.FOLLOW_STEP [rad], follow.REFINE_STEPS
-MARGIN, MARGIN_WEIGHT, DERIVATIVE_STEP = 0.1, 0.5, 1e-6  # follow.MARGIN [rad], MARGIN_WEIGHT, [rad]
+FOLLOW_STEP = 0.05  # follow.FOLLOW_STEP [rad]
 SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
 SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
 SAMPLE_COS, SAMPLE_SIN = tuple(math.cos(x) for x in SAMPLES), tuple(math.sin(x) for x in SAMPLES)
@@ -240,50 +240,19 @@ def _bounds(shoulder, wrist, forms, bounds):
 
 
 @borrowing
-def nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order):
-    """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits,
-    nearest ψ = 0 (either branch of each triple). scratch: (3, ROOTS); order: (ROOTS,) ints."""
+def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order):
+    """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits
+    on the given branches (1: the first, 0: the second, -1: either), nearest ψ = 0: the nearest
+    point of the first feasible piece in the outward order (the pieces nearer 0 are not).
+    scratch: (3, ROOTS); order: (ROOTS,) ints."""
     bounds = scratch[0]
     pieces = _bounds(shoulder, wrist, forms, bounds) - 1
     _outward(bounds, pieces, order)
     for i in order[:pieces]:
         low, high = bounds[i], bounds[i + 1]
-        if _feasible(shoulder, wrist, forms, arm, -1, -1, 0.5 * (low + high)):
+        if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high)):
             return True, 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
     return False, 0.0
-
-
-@borrowing
-def _feasible_span(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known):
-    """swivel_search.feasible_span_one on the given branches: (found, nearest point of the
-    feasible interval nearest ψ = 0 [rad])."""
-    bounds = scratch[0]
-    pieces = _bounds(shoulder, wrist, forms, bounds) - 1
-    for i in range(pieces):
-        known[i] = -1
-    _outward(bounds, pieces, order)
-    for i in order[:pieces]:
-        if _piece_ok(shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, i):
-            first = last = i
-            while first > 0 and _piece_ok(
-                shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, first - 1
-            ):
-                first -= 1
-            while last < pieces - 1 and _piece_ok(
-                shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, last + 1
-            ):
-                last += 1
-            return True, min(max(0.0, bounds[first]), bounds[last + 1])
-    return False, 0.0
-
-
-@borrowing
-def _piece_ok(shoulder, wrist, forms, arm, s_branch, w_branch, bounds, known, i):
-    """Piece i feasible (memoised in ``known``: -1 unknown, 0, 1)."""
-    if known[i] < 0:
-        middle = 0.5 * (bounds[i] + bounds[i + 1])
-        known[i] = 1 if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle) else 0
-    return known[i] == 1
 
 
 @borrowing
@@ -317,54 +286,6 @@ def _shoulder_distance(s_angles, arm):
 def _copy(source, destination):
     for i in range(destination.shape[0]):
         destination[i] = source[i]
-
-
-@borrowing
-def _residuals(geo, q, arm, residual):
-    """follow._residuals into ``residual`` (14,): q - seed, then the weak pull off the limits;
-    returns the cost (their sum of squares)."""
-    for i in range(7):
-        residual[i] = q[i] - arm[SEED + i]
-        inside = min(q[i] - geo[LOWER + i], geo[UPPER + i] - q[i])
-        residual[7 + i] = MARGIN_WEIGHT * max(0.0, MARGIN - inside)
-    cost = 0.0
-    for r in residual:
-        cost += r * r
-    return cost
-
-
-@borrowing
-def _refine(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work):
-    """follow._refine: Gauss-Newton on the cost over ψ on fixed branches from (ψ, q (7,)), into q.
-    forms: the swivel forms (:func:`groups`); work: (5, 14) scratch."""
-    residual, ahead, moved, candidate, slope = work[0], work[1], work[2], work[3], work[4]
-    cost = _residuals(geo, q, arm, residual)
-    for _ in range(REFINE_STEPS):
-        _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi + DERIVATIVE_STEP, candidate)
-        _residuals(geo, candidate, arm, ahead)
-        curvature = along = 0.0
-        for i in range(14):
-            slope[i] = (ahead[i] - residual[i]) / DERIVATIVE_STEP
-            curvature += slope[i] * slope[i]
-            along += slope[i] * residual[i]
-        if curvature <= 0.0:
-            break
-        step = -along / curvature
-        accepted = False
-        for _ in range(4):
-            violation = _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi + step, candidate)
-            lower = _residuals(geo, candidate, arm, moved)
-            if lower < cost and violation <= LIMIT_TOLERANCE:
-                accepted = True
-                break
-            step *= 0.5
-        if not accepted:
-            break
-        psi, cost = psi + step, lower
-        _copy(candidate, q)
-        _copy(moved, residual)
-        if abs(step) < 1e-9:
-            break
 
 
 @borrowing
@@ -425,10 +346,9 @@ def _best_sample(
 
 
 @borrowing
-def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
+def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
     """follow.follow_one into q (7,): True, or False when the seed's branches have no feasible
-    swivel. Scratch: forms (2, ENTRIES, 3), scratch (3, ROOTS), order and known (ROOTS,) ints,
-    work (5, 14)."""
+    swivel. Scratch: forms (2, ENTRIES, 3), scratch (3, ROOTS), order (ROOTS,) ints, work (4, 7)."""
     candidate = work[3]
     violation, s_upper, w_upper = seed_branches(shoulder, wrist, geo, arm, _columns(arm, FRAME), q)
     if violation <= LIMIT_TOLERANCE and _step(q, arm) <= FOLLOW_STEP:
@@ -437,7 +357,7 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
     psi = 0.0
     if violation > LIMIT_TOLERANCE:
         s_branch, w_branch = 1 if s_upper else 0, 1 if w_upper else 0
-        found, psi = _feasible_span(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order, known)
+        found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order)
         if not found:
             return False
         _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)
@@ -459,7 +379,7 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, work):
             shoulder, wrist, geo, forms, arm, psi, s_upper, w_upper, q, candidate, roots, count, order
         )
     if _step(q, arm) > FOLLOW_STEP:
-        _refine(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work)
+        arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work[1])
     return True
 
 
@@ -468,7 +388,7 @@ def search(shoulder, wrist, geo, arm, q, forms, scratch, order):
     """The solver's ``_search_one`` into q (7,): the angles at the feasible swivel nearest the
     requested one (True), or False when no swivel keeps every joint within its limits."""
     groups(shoulder, wrist, geo, arm, forms)
-    found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, scratch, order)
+    found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, -1, -1, scratch, order)
     if found:
         joints(shoulder, wrist, geo, arm, _turned(arm, psi), q)
     return found

@@ -37,35 +37,34 @@ def _term(geo, arm, i, x, rate, sums):
 
 
 @borrowing
-def _rates(t, forms, upper, c, s):
-    """One triple's angle rates dθ/dψ on its branch at swivel (cos ψ, sin ψ)."""
-    rate1, rate2, rate3 = triple.first_rates(t, triple.entries_at(forms, c, s), triple.rates_at(forms, c, s))
+def _rates(t, forms, entries, upper, c, s):
+    """One triple's angle rates dθ/dψ on its branch at swivel (cos ψ, sin ψ), ``entries`` its
+    :func:`.axis_triple.entries_at` there."""
+    rate1, rate2, rate3 = triple.first_rates(t, entries, triple.rates_at(forms, c, s))
     return rate1, rate2 if upper else -rate2, rate3
 
 
 @borrowing
-def _angles(t, forms, seed, upper, c, s):
-    """One triple's angles on its branch at swivel (cos ψ, sin ψ) and their violation [rad]."""
-    raw = triple.first_raw(t, triple.entries_at(forms, c, s), seed[0])
+def _angles(t, entries, seed, upper):
+    """One triple's angles on its branch at the swivel of ``entries`` (its
+    :func:`.axis_triple.entries_at`) and their violation [rad]."""
+    raw = triple.first_raw(t, entries, seed[0])
     angles = triple.ranged(t, raw if upper else triple.other(t, raw), seed)
     return angles, triple.violation(t, angles)
 
 
 @borrowing
-def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known):
+def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known, sloped):
     """q (7,) at swivel ψ [rad] (``known``: q holds them already); returns (violation [rad], cost,
-    half its slope, its Gauss-Newton curvature)."""
+    half its slope, its Gauss-Newton curvature), the last three only when ``sloped`` (else 0)."""
     c, s = math.cos(psi), math.sin(psi)
+    s_entries, w_entries = triple.entries_at(forms[0], c, s), triple.entries_at(forms[1], c, s)  # once
     if known:
         s_out = triple.violation(shoulder, (q[0], q[1], q[2]))
         w_out = triple.violation(wrist, (q[4], q[5], q[6]))
     else:
-        s_angles, s_out = _angles(
-            shoulder, forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), s_upper, c, s
-        )
-        w_angles, w_out = _angles(
-            wrist, forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), w_upper, c, s
-        )
+        s_angles, s_out = _angles(shoulder, s_entries, (arm[SEED], arm[SEED + 1], arm[SEED + 2]), s_upper)
+        w_angles, w_out = _angles(wrist, w_entries, (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), w_upper)
         q[0], q[1], q[2], q[3], q[4], q[5], q[6] = (
             s_angles[0],
             s_angles[1],
@@ -75,7 +74,10 @@ def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known):
             w_angles[1],
             w_angles[2],
         )
-    s_rates, w_rates = _rates(shoulder, forms[0], s_upper, c, s), _rates(wrist, forms[1], w_upper, c, s)
+    if not sloped:
+        return s_out + w_out, 0.0, 0.0, 0.0
+    s_rates = _rates(shoulder, forms[0], s_entries, s_upper, c, s)
+    w_rates = _rates(wrist, forms[1], w_entries, w_upper, c, s)
     sums = (0.0, 0.0, 0.0)
     for i in range(3):
         sums = _term(geo, arm, i, q[i], s_rates[i], sums)
@@ -105,7 +107,19 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         far = max(far, abs(q[i] - arm[SEED + i]))
     if far > START_STEP:
         return False
-    violation, cost, slope, gauss = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True)
+    return descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial) and _trusted(
+        shoulder, wrist, q, arm
+    )
+
+
+@borrowing
+def descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
+    """swivel_newton.descend from swivel ``psi`` [rad] where q (7,) holds the angles: q ends at
+    the last swivel kept; True when the steps converged. ``trial``: (7,) scratch. A last step
+    (shorter than FINAL_STEP, so kept whatever the cost) is taken without the rates."""
+    violation, cost, slope, gauss = _point(
+        shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True, True
+    )
     if violation > LIMIT_TOLERANCE:
         return False
     last_psi, last_slope, has_last = 0.0, 0.0, False
@@ -118,11 +132,13 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         if not abs(step) < math.inf:
             return False
         if abs(step) < CONVERGED:
-            return _trusted(shoulder, wrist, q, arm)
+            return True
         final = has_last and abs(step) < FINAL_STEP
         accepted = False
         for _ in range(HALVINGS):
-            moved = _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False)
+            moved = _point(
+                shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False, not final
+            )
             if moved[0] <= LIMIT_TOLERANCE and (moved[1] <= cost or abs(step) < SMALL_STEP):
                 accepted = True
                 break
@@ -134,5 +150,5 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
         for i in range(7):
             q[i] = trial[i]
         if final:
-            return _trusted(shoulder, wrist, q, arm)
+            return True
     return False

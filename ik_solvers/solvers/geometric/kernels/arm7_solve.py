@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, parallel_borrowing
 from ik_solvers.solvers.geometric.kernels import arm7
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
@@ -209,7 +210,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     the other elbow bend fits too else 0.0, 0.0, continuous) with q at the requested swivel: the
     caller searches (:func:`.arm7.search`, :func:`construct` with ``flip``) and calls :func:`finish`.
     """
-    arm, forms, scratch, order, known, steps = work
+    arm, forms, scratch, order, steps = work
     if not seeded:
         seed = geo[REST : REST + 7]
     target_pole = (pole[0], pole[1], pole[2])
@@ -217,7 +218,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
         geo, rotation, position, seed, seeded, target_pole, has_pole, False, arm
     )
     following = seeded and not has_pole and reason != ELBOW_LIMITS
-    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, known, steps):
+    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
         near = True
         for i in range(7):
             near = near and abs(q[i] - seed[i]) <= geo[JUMP_LIMIT]
@@ -311,13 +312,49 @@ def solve_columns(
         reason[m], position_error[m], orientation_error[m], continuous[m] = found
 
 
+@parallel_borrowing
+def solve_columns_parallel(constants, columns, seeds, seeded, poles, has_pole, out, works):
+    """:func:`solve_columns` on the cores: the M targets split into as many consecutive parts as
+    ``works`` (from :func:`workspaces`) holds scratches, each part solved on a thread of numba's
+    pool in its own scratch. Row by row the same arithmetic, so the same answers.
+    constants: (shoulder, wrist, geo); out: (q, reason, position_error, orientation_error,
+    continuous) as :func:`solve_columns` takes them."""
+    arms, forms, scratch, order, steps = works
+    parts, count = arms.shape[0], columns.shape[1]
+    for part in numba.prange(parts):
+        start, stop = part * count // parts, (part + 1) * count // parts
+        seed_start, seed_stop = (start, stop) if seeded else (0, 1)
+        pole_start, pole_stop = (start, stop) if has_pole else (0, 1)
+        solve_columns(
+            constants[0],
+            constants[1],
+            constants[2],
+            columns[:, start:stop],
+            seeds[:, seed_start:seed_stop],
+            seeded,
+            poles[:, pole_start:pole_stop],
+            has_pole,
+            out[0][start:stop],
+            out[1][start:stop],
+            out[2][start:stop],
+            out[3][start:stop],
+            out[4][start:stop],
+            (arms[part], forms[part], scratch[part], order[part], steps[part]),
+        )
+
+
+def workspaces(count: int) -> tuple:
+    """``count`` scratches of :func:`solve` stacked (each array's first axis): one per thread of
+    :func:`solve_columns_parallel`."""
+    return (
+        np.empty((count, arm7.ARM_SIZE)),
+        np.empty((count, 2, ENTRIES, 3)),
+        np.empty((count, 3, arm7.ROOTS)),
+        np.empty((count, arm7.ROOTS), dtype=np.int64),
+        np.empty((count, 4, 7)),
+    )
+
+
 def workspace() -> tuple:
     """The scratch :func:`solve` works in (one per solver; numba holds the GIL while it runs)."""
-    return (
-        np.empty(arm7.ARM_SIZE),
-        np.empty((2, ENTRIES, 3)),
-        np.empty((3, arm7.ROOTS)),
-        np.empty(arm7.ROOTS, dtype=np.int64),
-        np.empty(arm7.ROOTS, dtype=np.int64),
-        np.empty((5, 14)),
-    )
+    return tuple(array[0] for array in workspaces(1))
