@@ -11,7 +11,10 @@ targets by whole periods (a slower bus), ``slope`` tilts gravity about the walki
 x axis (a side slope: the floor's normal leans by that angle) and ``incline`` about its y axis
 (walking up or down a slope), at once or, with ``tilt_time``, from level over that time from
 the first tick walked (a floor that tilts under the robot, as one walking onto a slope meets
-it); the IMU's orientation is then reported against gravity, as an AHRS does.
+it); the IMU's orientation is then reported against gravity, as an AHRS does. ``compensate``
+adds each leg servo's expected deflection under the planned stance's load to its target
+(:class:`~ik_solvers.whole_body.servo_compliance.ComplianceCompensation`, the load through the
+plan's ZMP; stiffness and play of the simulated servo models, as a robot's owner states them).
 
 Each tick is recorded as a :class:`~ik_solvers.walk.walk_log.WalkSample` (the plan and what the
 simulator did), the input of :mod:`ik_solvers.walk.walk_metrics`.
@@ -30,6 +33,7 @@ from ik_solvers.sim.mujoco_robot import FREE_JOINT, MujocoRobot, ServoConfig
 from ik_solvers.spatial import quaternion_product
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body.servo_compliance import ComplianceCompensation, Support
 from ik_solvers.whole_body.stabiliser import Correction, Stabiliser
 
 Command = tuple[float, float, float]  # forward [m/s], lateral [m/s], yaw rate [rad/s]
@@ -49,6 +53,8 @@ class OfflineWalker:
             positive: walking uphill).
         tilt_time: [s] the floor tilts from level to ``slope`` and ``incline`` over this time from
             the first tick of :meth:`run` (0: tilted from the start).
+        compensate: command each leg servo past its target by its expected deflection (module
+            docstring); nothing changes with ideal servos.
     """
 
     def __init__(
@@ -60,6 +66,7 @@ class OfflineWalker:
         slope: float = 0.0,
         incline: float = 0.0,
         tilt_time: float = 0.0,
+        compensate: bool = False,
     ) -> None:
         self.stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
         self.model = self.stance.model  # with the sole frames found or made for it
@@ -75,6 +82,11 @@ class OfflineWalker:
         self._torso = self.robot.model.jnt_bodyid[self.robot.model.joint(FREE_JOINT).id]
         self._mass = float(self.robot.model.body_subtreemass[self._torso])
         self._index = {name: i for i, name in enumerate(self.robot.joint_names)}
+        self.compensation = (
+            ComplianceCompensation.from_servo_models(self.stance, self.robot.servo_models)
+            if compensate
+            else None
+        )
         self._delayed: deque[np.ndarray] = deque()
         self._latency = round(latency / self.generator.config.dt)
         self._floor, self._tilt_time, self._tilt_start = (slope, incline), tilt_time, None
@@ -96,7 +108,19 @@ class OfflineWalker:
         if result.success:
             for name, value in result.positions.items():
                 self.targets[self._index[name]] = value
+            if self.compensation is not None:
+                self._compensate(tick, result.torso_pose)
         return result.success
+
+    def _compensate(self, tick, torso_pose: np.ndarray) -> None:
+        """Add the legs' expected servo deflections under the stance of ``tick`` to their targets."""
+        names = self.stance.com.joint_names
+        q = self.stance.com.configuration(
+            {n: self.targets[self._index[n]] for n in names if n in self._index}
+        )
+        ground = Support(tick.left_sole, tick.right_sole, tick.support, tick.zmp)
+        for name, offset in zip(self.stance.joint_names, self.compensation.offsets(q, torso_pose, ground)):
+            self.targets[self._index[name]] += offset
 
     def _tilt(self, share: float) -> None:
         """Gravity turned by ``share`` (0..1) of the floor's slope and incline."""
