@@ -20,6 +20,14 @@ check (``max_target_age``, :class:`~ik_solvers.node.target_age.TargetAge`); sole
 crossed are refused, a CoM target outside both soles' footprints is warned of
 (:mod:`ik_solvers.node.whole_body_checks`). Refusals and stance solves are counted in both legs'
 diagnostics (``refused_inputs``, ``solves``, ``failures``, ``last_error``).
+
+Parameter ``whole_body.servo_model`` (string, default ``ideal``; read at start-up): the legs'
+servos, as sim_node's ``servo_model`` names them (a model, or a YAML file of them per joint:
+:mod:`ik_solvers.sim.servo_models`). For real servos the leg commands carry each servo's expected
+deflection under the stance's load (:class:`~ik_solvers.whole_body.servo_compliance.ComplianceCompensation`;
+the ground's reaction through the cart-table ZMP of the CoM targets received,
+:class:`~ik_solvers.whole_body.servo_compliance.CartTableZmp`); ``ideal``: none. A selection that
+names an unknown model or file stops the node at start-up, saying what is accepted.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from ik_solvers.node.target_age import TargetAge
 from ik_solvers.node.whole_body_checks import com_outside_support, crossed_soles
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers.whole_body import StanceSolver
+from ik_solvers.whole_body.servo_compliance import CartTableZmp, ComplianceCompensation, Support
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
 SUPPORTS = {
@@ -74,6 +83,8 @@ class WholeBodyInterface:
     ) -> None:
         self.commander, self.accept, self.refuse, self.target_age = commander, accept, refuse, target_age
         self.world_frame = node.declare_parameter("whole_body.world_frame", DEFAULT_WORLD_FRAME).value
+        self.servo_model = str(node.declare_parameter("whole_body.servo_model", "ideal").value)
+        self.compensation = None
         self.solve_time = 0.0  # [s] of the last stance solve
         problem = self._set_up(body)
         if problem:
@@ -95,6 +106,12 @@ class WholeBodyInterface:
         if self.legs is None:
             legs = " and ".join(f"[{', '.join(chain.joint_names)}]" for chain in self.solver.legs.chains)
             return f"no chains command exactly the legs' joints {legs}"
+        if self.servo_model != "ideal":
+            from ik_solvers.sim.servo_models import joint_servo_models  # MuJoCo only for real servos
+
+            models = joint_servo_models(self.servo_model, self.solver.com.joint_names)
+            self.compensation = ComplianceCompensation.from_servo_models(self.solver, models)
+            self.zmp = CartTableZmp()
         return ""
 
     def _leg_limbs(self) -> tuple[Limb, Limb] | None:
@@ -131,11 +148,22 @@ class WholeBodyInterface:
         if not result.success:
             self.refuse(failure)
             return
-        half = len(result.q) // 2
-        goals = [(self.legs[0], result.q[:half]), (self.legs[1], result.q[half:])]
         stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
+        legs = result.q if self.compensation is None else result.q + self._deflections(request, result, stamp)
+        half = len(legs) // 2
+        goals = [(self.legs[0], legs[:half]), (self.legs[1], legs[half:])]
         self.accept(goals, stamp)
         self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
+
+    def _deflections(self, request: dict, result, stamp) -> np.ndarray:
+        """(12,) [rad] the leg servos' expected deflections under ``result``'s stance."""
+        now = messages.stamp_seconds(stamp) if stamp is not None else self.clock.now().nanoseconds * 1e-9
+        floor = min(request["left_sole"][2, 3], request["right_sole"][2, 3])
+        zmp = self.zmp.update(now, result.com_target, result.com[2] - floor)
+        ground = Support(request["left_sole"], request["right_sole"], request["support"], zmp)
+        q = self.solver.com.configuration(self.commander.positions())
+        q[self.solver.legs.columns] = result.q
+        return self.compensation.offsets(q, result.torso_pose, ground)
 
     def _count_refusal(self, reason: str) -> None:
         """Count a refused target in both legs' stats and log ``reason``."""
