@@ -124,6 +124,7 @@ BROKEN = {
     "unknown tip link": (["chains.left_arm.tip_link:=l_wrsit"], "unknown link 'l_wrsit'"),
     "chain without links": (["chain_names:=[tail]"], "chains.tail.base_link"),
     "command rate 0": (["command_rate:=0.0"], "command_rate"),
+    "unknown servo model": (["whole_body.servo_model:=mx1060"], "servo_model 'mx1060' is neither"),
     "controller joint of no chain": (
         ["chain_names:=[left_arm]", "chains.left_arm.solver:=jacobian", "ros2_control.joints:=[l_knee]"],
         "ros2_control.joints",

@@ -4,9 +4,9 @@ will cause, so that a soft position servo ends where the plan wants it.
 A position servo of stiffness ``k`` [N m/rad] holding a load torque ``tau`` [N m] settles at
 ``q = q_command - tau / k`` (and, with gear play ``b`` [rad], a further ``b / 2`` the same way:
 the motor turns through half the play before it pushes). Commanding ``q_plan + tau / k +
-sign(tau) b / 2`` puts the joint at ``q_plan``. This is the static compensation walking robots with
-compliant position servos use (e.g. the "joint compliance compensation" of Kajita et al.'s HRP-2
-stabiliser, and Rhoban's and Bit-Bots' kid-size humanoids, whose MX servos run at a low gain).
+sign(tau) b / 2`` puts the joint at ``q_plan``: a static compensation of the actuators' elasticity
+(J. Kim, M. Kim and J. Park, "Improvement of Humanoid Walking Control by Compensating Actuator
+Elasticity", IEEE-RAS Humanoids 2016, model the joints' deformation and compensate it the same way).
 
 The load is that of the planned stance in static (or cart-table) equilibrium, each leg a chain
 from the torso (the floating base) to its sole:
