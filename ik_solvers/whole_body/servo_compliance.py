@@ -141,6 +141,21 @@ class ComplianceCompensation:
         return torque
 
     def _shares(self, ground: Support) -> tuple[tuple[float, float], tuple[np.ndarray, np.ndarray]]:
+        """Each sole's share of the weight and its centre of pressure (2,) in the world [m], kept
+        within the sole's footprint (the ground pushes nowhere else)."""
+        poses = (ground.left_sole, ground.right_sole)
+        shares, pressures = self._spread(ground)
+        return shares, tuple(self._on_sole(p, pose, i) for i, (p, pose) in enumerate(zip(pressures, poses)))
+
+    def _on_sole(self, point: np.ndarray, pose: np.ndarray, side: int) -> np.ndarray:
+        """``point`` (2,) world x, y [m] moved into the box around sole ``side``'s footprint."""
+        if self.stance.soles is None:
+            return point
+        polygon = self.stance.soles[side].polygon
+        local = pose[:2, :2].T @ (point - pose[:2, 3])
+        return pose[:2, :2] @ np.clip(local, polygon.min(axis=0), polygon.max(axis=0)) + pose[:2, 3]
+
+    def _spread(self, ground: Support) -> tuple[tuple[float, float], tuple[np.ndarray, np.ndarray]]:
         """Each sole's share of the weight and its centre of pressure (2,) in the world [m]."""
         zmp = np.asarray(ground.zmp, dtype=float)[:2]
         if ground.support != "double":
