@@ -33,12 +33,10 @@ from ik_solvers.demo.walk_run import run_walk
 from ik_solvers.demo.walk_timeline import PostureTimeline, walk_commands
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
-from ik_solvers.sim.servo_models import IDEAL
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
-PACKAGED_SERVOS = ("config", "servos", "humanoid_servo_models.yaml")  # the packaged robot's servos
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 LOCK_STEP_TIMEOUT = 3.0  # [s] sim_node waits this long for a period's command: under load on a
 # shared 2-core machine they come later than the default 0.2 s, and a period run without its
@@ -102,23 +100,14 @@ def add_options(parser) -> None:
     )
     parser.add_argument(
         "--servo-model",
-        default=None,
+        default="ideal",
         help="the simulated servos: ideal, a model (mx106, mx64, xl320, xl330, sts3215) or a YAML file "
-        "of them per joint (docs/simulation.md); ik_node compensates their deflection. Default: the "
-        "packaged robot walks on config/servos/humanoid_servo_models.yaml, other robots and the "
-        "fixed-base programme on ideal servos",
+        "of them per joint, e.g. config/servos/humanoid_servo_models.yaml (docs/simulation.md); "
+        "ik_node compensates their deflection",
     )
     parser.add_argument(
         "--command-latency", type=float, default=0.0, help="delay from a command to the servos [s] (the bus)"
     )
-
-
-def default_servo_model(packaged: bool, fixed_base: bool) -> str:
-    """``--servo-model`` when not given: the packaged robot's real servos when it stands free
-    (their models are known: ``config/servos/humanoid_servo_models.yaml``), else ``ideal``."""
-    if packaged and not fixed_base:
-        return str(package_share_path(*PACKAGED_SERVOS))
-    return IDEAL
 
 
 def servo_parameters(options) -> list[str]:

@@ -167,8 +167,6 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("ROS_STATIC_PEERS", None)
     os.environ.setdefault("ROS_LOG_DIR", str(output / "logs" / "ros"))
     path = options.urdf or package_share_path("urdf", "humanoid.urdf")
-    if options.servo_model is None:
-        options.servo_model = free_standing.default_servo_model(options.urdf is None, options.fixed_base)
     try:
         description = _with_meshes_checked(load_description(path), options.drop_missing_meshes)
         body = find_body(RobotModel.from_urdf_string(description.xml, description.source))
