@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ik_solvers.whole_body.stance import StanceSolver
+from ik_solvers.whole_body.stance import SUPPORTS, StanceSolver
 
 GRAVITY = 9.81  # [m/s^2]
 BACKLASH_RAMP = 0.05  # [N m] load over which the play's half-width comes in fully (no chatter at 0)
@@ -61,7 +61,7 @@ class ComplianceCompensation:
         backlash: joint name → total gear play [rad] (missing: 0).
 
     Raises:
-        ValueError: a stiffness that is not a positive finite number, a negative or non-finite
+        ValueError: a stiffness that is not a positive number (inf: stiff), a negative or non-finite
             backlash, or a name that is no leg joint (the message names the leg joints).
     """
 
@@ -158,6 +158,8 @@ class ComplianceCompensation:
     def _spread(self, ground: Support) -> tuple[tuple[float, float], tuple[np.ndarray, np.ndarray]]:
         """Each sole's share of the weight and its centre of pressure (2,) in the world [m]."""
         zmp = np.asarray(ground.zmp, dtype=float)[:2]
+        if ground.support not in SUPPORTS:
+            raise ValueError(f"support '{ground.support}' is not one of {', '.join(SUPPORTS)}")
         if ground.support != "double":
             left = 1.0 if ground.support == "left" else 0.0
             return (left, 1.0 - left), (zmp, zmp)
