@@ -36,6 +36,7 @@ from ik_solvers.solvers.numeric.kernels.attempts import (
     AttemptState,
 )
 from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model, plain
+from ik_solvers.solvers.numeric.kernels.starts import make_starts
 from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
 from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 from ik_solvers.spatial import pose_error
@@ -66,9 +67,7 @@ class JacobianSolver:
         self._model = build_model(chain, opts, self.length, patience)
         self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
         self._slots = int(self._model.ints[I_SLOTS])
-        self._restarts = chain.random_configurations(
-            opts.max_restarts, np.random.default_rng(opts.random_seed)
-        )
+        self._starts = plain(make_starts(chain, opts.max_restarts, opts.random_seed))
         rest = chain.rest_configuration()
         self._run(chain.fk(rest)[None], rest[None], budget=1)  # compile or load the kernels now
 
@@ -118,7 +117,7 @@ class JacobianSolver:
         which, finished = np.arange(len(targets)), state.target_counts[:, T_FINISHED]
         while True:
             attempts.run_rounds(
-                self._kernel_model, targets, seeds, self._restarts, tuple(state), which, ROUNDS_PER_CALL
+                self._kernel_model, targets, seeds, self._starts, tuple(state), which, ROUNDS_PER_CALL
             )
             if len(which) == 1:  # one target: no array work to find what is left
                 if finished[which[0]]:
