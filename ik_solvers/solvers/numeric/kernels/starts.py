@@ -31,7 +31,7 @@ from ik_solvers.chain import Chain
 from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.numeric.kernels.model import I_ROWS
 
-TABLE_SIZE = 4096  # configurations in a solver's pose table
+TABLE_SIZE = 4096  # configurations in a solver's pose table (their FK: ~4 ms of a solver's construction)
 NEAREST = 8  # the table entries a target's restarts start from
 ORIENTATION_SHARE = 0.3  # how much a rotation [rad] counts against a position [chain lengths]
 # The restarts in order: k < 0 the seed moved NEAR_SHARES[-k - 1] of the way to a random
