@@ -103,7 +103,7 @@ def check_targets(targets: np.ndarray, batched: bool = False) -> np.ndarray:
     else:
         entries = targets.ravel().tolist()
         bad = not (math.isfinite(sum(entries[12:])) and valid_pose(*pose_columns(entries)))
-    if np.any(bad):
+    if bad.any() if batched else bad:  # a single pose's bad is a Python bool: np.any costs 3 µs
         where = f" at indices {np.flatnonzero(bad)[:10].tolist()}" if batched else ""
         raise InvalidTargetError(f"target{where} {INVALID_POSE}")
     if not batched:

@@ -36,6 +36,7 @@ from ik_solvers.solvers.numeric.kernels.attempts import (
     AttemptState,
 )
 from ik_solvers.solvers.numeric.kernels.model import I_SLOTS, build_model, plain
+from ik_solvers.solvers.numeric.kernels.starts import make_starts
 from ik_solvers.solvers.numeric.options import JacobianOptions, parse_options
 from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 from ik_solvers.spatial import pose_error
@@ -43,8 +44,11 @@ from ik_solvers.spatial import pose_error
 # Iterations without 10 % progress before an attempt is abandoned: the first-order methods creep.
 FAST_PATIENCE, SLOW_PATIENCE, SLOW_METHODS = 5, 30, ("transpose", "ccd")
 # Rounds per kernel call between two looks at the clock: a round costs one iteration per active
-# slot (a few µs each), so the budget is overrun by well under a millisecond.
-ROUNDS_PER_CALL = 16
+# slot (1.5-3 µs each on 6-7 joints), so the budget is overrun by at most about 0.3 ms. From random
+# seeds 99 % of targets take fewer rounds than this: one call, no look at the clock. With 16 rounds a
+# call, a solve that waited for a CPU on a loaded machine was cut at its next look (0.5-1.1 % of
+# random-seed solves on the 7-DoF arms lost at load 20, none with 48).
+ROUNDS_PER_CALL = 48
 
 
 class JacobianSolver:
@@ -66,9 +70,7 @@ class JacobianSolver:
         self._model = build_model(chain, opts, self.length, patience)
         self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
         self._slots = int(self._model.ints[I_SLOTS])
-        self._restarts = chain.random_configurations(
-            opts.max_restarts, np.random.default_rng(opts.random_seed)
-        )
+        self._starts = plain(make_starts(chain, opts.max_restarts, opts.random_seed))
         rest = chain.rest_configuration()
         self._run(chain.fk(rest)[None], rest[None], budget=1)  # compile or load the kernels now
 
@@ -118,7 +120,7 @@ class JacobianSolver:
         which, finished = np.arange(len(targets)), state.target_counts[:, T_FINISHED]
         while True:
             attempts.run_rounds(
-                self._kernel_model, targets, seeds, self._restarts, tuple(state), which, ROUNDS_PER_CALL
+                self._kernel_model, targets, seeds, self._starts, tuple(state), which, ROUNDS_PER_CALL
             )
             if len(which) == 1:  # one target: no array work to find what is left
                 if finished[which[0]]:

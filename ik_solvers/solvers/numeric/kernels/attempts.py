@@ -2,10 +2,8 @@
 
 Each target owns K slots (``parallel_restarts``). Slot 0 starts from the target's seed; after
 ``seed_iterations`` rounds (or when the seed attempt wears out), the other slots start from the
-restart table (random in-limit configurations, TRAC-IK style), the first few drawn towards the
-seed (``NEAR_RESTARTS``: the seed moved 5 %, 10 %, 20 %, 40 % of the way to the random
-configuration), so that a seed attempt blocked by a limit or a singularity is first retried next
-to the seed. A slot whose attempt stalls (``patience`` rounds without bringing its error energy
+target's restarts: next to the seed, from the solver's stored configurations whose tip poses are
+nearest the target, then from random in-limit configurations (:mod:`.starts`). A slot whose attempt stalls (``patience`` rounds without bringing its error energy
 below 90 % of its best) or runs out of iterations is refilled with the target's next restart. In each round every active slot takes one
 iteration. A target is done at the first round in which any of its slots meets the tolerances;
 among the slots that do, the one nearest the seed wins; T_FROM_SEED records whether the seed's own
@@ -35,6 +33,7 @@ from ik_solvers.solvers.numeric.kernels.model import (
     named,
 )
 from ik_solvers.solvers.numeric.kernels.pose_error import pose_error
+from ik_solvers.solvers.numeric.kernels.starts import NEAREST, NOT_SEARCHED, Starts, restart
 from ik_solvers.solvers.numeric.kernels.steps import (
     StepBuffers,
     joint_step,
@@ -48,7 +47,6 @@ S_ACTIVE, S_AGE, S_STALE = 0, 1, 2  # slot counts (N, K, 3)
 E_BEST, E_ATTEMPT = 0, 1  # slot energies (N, K, 2): over all the slot's attempts, over the current one
 T_PENDING, T_NEXT_RESTART, T_RESTARTS, T_ROUNDS, T_FINISHED, T_CONVERGED = 0, 1, 2, 3, 4, 5  # (N, 8)
 T_SEED_WORN, T_FROM_SEED = 6, 7
-NEAR_RESTARTS = (0.05, 0.1, 0.2, 0.4)  # the first restarts: seed + this × (random configuration - seed)
 
 
 class AttemptState(NamedTuple):
@@ -61,6 +59,7 @@ class AttemptState(NamedTuple):
     target_counts: np.ndarray  # (N, 8) T_* counts and flags
     answer_q: np.ndarray  # (N, n) the converged configuration (the seed until then)
     answer_error: np.ndarray  # (N, 2) its position [m] and orientation [rad] errors
+    nearest: np.ndarray  # (N, NEAREST) the pose-table entries its restarts start from (-2: not searched yet)
 
 
 def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
@@ -76,8 +75,10 @@ def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
     target_counts[:, T_PENDING] = 1
     answer_error = np.empty((count, 2))
     answer_error.fill(np.nan)
+    nearest = np.empty((count, NEAREST), dtype=np.int64)
+    nearest.fill(NOT_SEARCHED)
     return AttemptState(
-        slot_q, slot_q.copy(), slot_energy, slot_counts, target_counts, seeds.copy(), answer_error
+        slot_q, slot_q.copy(), slot_energy, slot_counts, target_counts, seeds.copy(), answer_error, nearest
     )
 
 
@@ -92,6 +93,7 @@ class Workspace(NamedTuple):
     step: np.ndarray  # (n,) the joint step
     following: np.ndarray  # (n,) the next configuration
     buffers: StepBuffers  # the step's own buffers
+    distances: np.ndarray  # (NEAREST,) the pose-table search's scratch
 
 
 @compiled
@@ -106,6 +108,7 @@ def workspace(n):
         np.empty(n),
         np.empty(n),
         step_workspace(n),
+        np.empty(NEAREST),
     )
 
 
@@ -113,7 +116,7 @@ def workspace(n):
 def iterate(model, q, target, work):
     """One iteration from q (n,) towards target (4, 4): evaluate q, and unless it converged, step
     into work.following. Returns (converged, position error [m], orientation error [rad], energy)."""
-    pose, jacobian, scratch, error, relative, step, following, buffers = work
+    pose, jacobian, scratch, error, relative, step, following, buffers, _ = work
     weights, params, ints = model.weights.rows, model.params, model.ints
     fk_jacobian(model.terms, q, pose, jacobian, scratch)
     angle = pose_error(target, pose, error, relative)
@@ -132,32 +135,32 @@ def iterate(model, q, target, work):
 
 
 @compiled
-def run_rounds(model, targets, seeds, restarts, state, which, rounds):
+def run_rounds(model, targets, seeds, starts, state, which, rounds):
     """Up to ``rounds`` rounds for each target index in ``which`` that is not finished yet.
 
     model: :func:`~.model.plain` of the :class:`~.model.KernelModel`. targets (N, 4, 4), seeds
-    (N, n), restarts (R, n), state: a plain tuple of the :class:`AttemptState` from
-    :func:`new_state` (updated in place).
+    (N, n), starts: a plain tuple of the solver's :class:`~.starts.Starts`, state: a plain tuple of
+    the :class:`AttemptState` from :func:`new_state` (updated in place).
     """
     work = workspace(seeds.shape[1])
-    _run_rounds(named(model), targets, seeds, restarts, AttemptState(*state), which, rounds, work)
+    _run_rounds(named(model), targets, seeds, Starts(*starts), AttemptState(*state), which, rounds, work)
 
 
 @borrowing
-def _run_rounds(model, targets, seeds, restarts, state, which, rounds, work):
+def _run_rounds(model, targets, seeds, starts, state, which, rounds, work):
     """:func:`run_rounds` with its buffers ``work`` from :func:`workspace`."""
     target_counts = state.target_counts
     for t in which:
         for _ in range(rounds):
             if target_counts[t, T_FINISHED]:
                 break
-            _round(model, targets[t], seeds[t], restarts, state, t, work)
+            _round(model, targets[t], seeds[t], starts, state, t, work)
 
 
 @borrowing
-def _round(model, target, seed, restarts, state, t, work):
+def _round(model, target, seed, starts, state, t, work):
     """Every active slot of target t takes one iteration; then finish, or refill worn slots."""
-    slot_q, best_q, slot_energy, slot_counts, target_counts, answer_q, answer_error = state
+    slot_q, best_q, slot_energy, slot_counts, target_counts, answer_q, answer_error, _ = state
     continuous = model.limits.continuous
     target_counts[t, T_ROUNDS] += 1
     winner, nearest = -1, np.inf
@@ -194,11 +197,11 @@ def _round(model, target, seed, restarts, state, t, work):
         target_counts[t, T_FINISHED] = 1
         target_counts[t, T_FROM_SEED] = winner == 0 and target_counts[t, T_SEED_WORN] == 0
         return
-    _relaunch(model, restarts, seed, state, t)
+    _relaunch(model, target, seed, starts, state, t, work.distances)
 
 
 @borrowing
-def _relaunch(model, restarts, seed, state, t):
+def _relaunch(model, target, seed, starts, state, t, distances):
     """Refill worn-out slots; launch the restart slots once the seed phase of target t ended."""
     slot_q, slot_energy, slot_counts, target_counts = (
         state.slot_q,
@@ -216,12 +219,13 @@ def _relaunch(model, restarts, seed, state, t):
     active = False
     for s in range(slots):
         if _worn(slot_counts, ints, t, s) or (expand and s > 0):
-            available = target_counts[t, T_NEXT_RESTART] < restarts.shape[0]
+            available = target_counts[t, T_NEXT_RESTART] < starts.random.shape[0]
             slot_counts[t, s, S_ACTIVE] = available
             if available:
                 if s == 0:
                     target_counts[t, T_SEED_WORN] = 1
-                _restart(seed, restarts, target_counts[t, T_NEXT_RESTART], slot_q[t, s])
+                k = target_counts[t, T_NEXT_RESTART]
+                restart(model, target, seed, starts, state.nearest[t], k, distances, slot_q[t, s])
                 target_counts[t, T_NEXT_RESTART] += 1
                 target_counts[t, T_RESTARTS] += 1
                 slot_counts[t, s, S_AGE] = 0
@@ -238,14 +242,6 @@ def _worn(slot_counts, ints, t, s):
     return slot_counts[t, s, S_ACTIVE] != 0 and (
         slot_counts[t, s, S_AGE] >= ints[I_MAX_ITERATIONS] or slot_counts[t, s, S_STALE] >= ints[I_PATIENCE]
     )
-
-
-@borrowing
-def _restart(seed, restarts, k, destination):
-    """destination (n,) = the k-th restart: drawn towards the seed for the first NEAR_RESTARTS."""
-    scale = NEAR_RESTARTS[k] if k < len(NEAR_RESTARTS) else 1.0
-    for j in range(seed.shape[0]):
-        destination[j] = seed[j] + scale * (restarts[k, j] - seed[j])
 
 
 @borrowing
