@@ -29,6 +29,7 @@ def _compile_kernels() -> None:
 
     joints = np.zeros(6)
     inputs.check(np.eye(4).ravel(), joints, True, joints, joints, np.empty(6))
+    inputs.columns(np.eye(4).reshape(1, 16), np.empty((16, 1)), np.empty(1, bool))
     k, work, q = np.ones(leg_layout.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
     count = 2
