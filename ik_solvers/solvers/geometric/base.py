@@ -29,9 +29,6 @@ from ik_solvers.solvers.checks import (
     check_pole,
     check_seed,
     float_array,
-    is_homogeneous_row,
-    pose_columns,
-    valid_pose,
 )
 from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.geometric.kernels import inputs, prepare_kernels
@@ -220,17 +217,12 @@ class GeometricSolver(ABC):
 
     @staticmethod
     def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid.
-
-        Transposed block by block, so that source and destination stay in cache.
-        """
+        """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid:
+        finite, a rotation, a homogeneous bottom row (compiled, :func:`.kernels.inputs.columns`:
+        the verdicts of :mod:`ik_solvers.solvers.checks`' ``valid_pose`` and ``is_homogeneous_row``)."""
         count = targets.shape[0]
         columns, valid = np.empty((16, count)), np.empty(count, dtype=bool)
-        flat = targets.reshape(count, 16)
-        for start in range(0, count, BLOCK):
-            block = columns[:, start : start + BLOCK]
-            block[...] = flat[start : start + BLOCK].T
-            valid[start : start + BLOCK] = valid_pose(*pose_columns(block)) & is_homogeneous_row(block[12:].T)
+        inputs.columns(np.ascontiguousarray(targets.reshape(count, 16)), columns, valid)
         return columns, valid
 
 

@@ -36,10 +36,11 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
-from ik_solvers.solvers.geometric.kernels import leg_layout, prepare_kernels
+from ik_solvers.solvers.geometric.kernels import leg_batch, leg_layout, prepare_kernels
 from ik_solvers.solvers.geometric.leg_gimbal import ALIGNED, gimbal_yaw
 from ik_solvers.solvers.geometric.refine import MODEL_SLACK, model_deviation, refine
 from ik_solvers.solvers.geometric.structure import AxisLines, leg_structure, meeting_point, require, sign
@@ -61,6 +62,7 @@ NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the se
 HIP_BORDER = 0.05  # [1] × the leg's reach: a seed this near the hip planes' border tries both
 KNEE_BORDER = 0.05  # [rad] a knee this near the stretch tries both bends
 TURN_BORDER = 0.05  # [1] sine of the pitch axis' angle to the hip yaw axis below which both turns are tried
+PARALLEL_ROWS = 512  # a batch of this many rows or more runs on the cores (fewer: one thread)
 # (hip plane, knee bend, hip turn): the default first, the hip's turned pair (yaw + pi) last
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 
@@ -141,7 +143,7 @@ class LegSolver(BranchSolver):
         super().__init__(chain, "biped leg", self._reach_messages(), tolerance, BRANCHES, NEAR_SEED)
         prepare_kernels()
         self._constants = self._kernel_constants()
-        self._work = np.empty(kernel.WORK)
+        self._work, self._works = np.empty(kernel.WORK), leg_batch.workspaces()
         # axes that only nearly meet (or are nearly orthogonal): answers refined to the chain's FK
         self.refined = model_deviation(chain, self._model_poses) > MODEL_SLACK
 
@@ -219,11 +221,18 @@ class LegSolver(BranchSolver):
         return (q[0], int(errors[0][0]), float(errors[1][0]), float(errors[2][0]), found[3])
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`)."""
+        """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`); from
+        :data:`PARALLEL_ROWS` rows on, on the cores (:mod:`kernels.leg_batch`: the same answers)."""
         seeded = seeds is not None
         seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((6, 1))
         q, *found = out
-        kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
+        if columns.shape[1] < PARALLEL_ROWS:
+            kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
+        else:
+            with PARALLEL_LOCK:
+                leg_batch.solve_columns_dynamic(
+                    self._constants, columns, seeds, seeded, q.T, *found, self._works
+                )
         if self.refined:
             self._refine_rows(q.T, *found[:3], columns.T.reshape(-1, 4, 4))
 

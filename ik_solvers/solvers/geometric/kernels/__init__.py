@@ -25,16 +25,20 @@ def prepare_kernels() -> None:
 def _compile_kernels() -> None:
     """Every signature the solvers call (the types are all that count): the leg's on placeholder
     constants, the arm's through a solver of the packaged robot's arm."""
-    from ik_solvers.solvers.geometric.kernels import inputs, leg, leg_layout
+    from ik_solvers.solvers.geometric.kernels import inputs, leg, leg_batch, leg_layout
 
     joints = np.zeros(6)
     inputs.check(np.eye(4).ravel(), joints, True, joints, joints, np.empty(6))
+    inputs.columns(np.eye(4).reshape(1, 16), np.empty((16, 1)), np.empty(1, bool))
     k, work, q = np.ones(leg_layout.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
     leg.solve_columns(k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), work)
+    leg_batch.solve_columns_dynamic(
+        k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), leg_batch.workspaces()
+    )
     _compile_planar()
     _compile_arm()
 

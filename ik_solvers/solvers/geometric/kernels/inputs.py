@@ -4,7 +4,8 @@ kernel call for them instead of some 5 µs of Python floats.
 The arithmetic of :func:`ik_solvers.solvers.checks.valid_pose` and
 :func:`~ik_solvers.solvers.checks.check_bottom_row` in the same order of operations (the same
 verdict on every target), and the seed's clipping of :func:`~ik_solvers.solvers.checks.check_seed`.
-The caller raises the same errors with the same messages from the code returned.
+The caller raises the same errors with the same messages from the code returned. A batch's
+targets are checked by :func:`columns` with the same verdicts, row by row.
 """
 
 from __future__ import annotations
@@ -47,3 +48,14 @@ def check(e, seed, seeded, lower, upper, clipped):
                 return BAD_SEED
             clipped[i] = min(max(value, lower[i]), upper[i])
     return VALID
+
+
+@borrowing
+def columns(flat, out, valid):
+    """The (16, N) ``out`` columns of (N, 16) row-major poses ``flat``, and into ``valid`` (N,)
+    where a pose passes :func:`check` (finite, a rotation, a homogeneous bottom row)."""
+    for m in range(flat.shape[0]):
+        e = flat[m]
+        for i in range(16):
+            out[i, m] = e[i]
+        valid[m] = check(e, e, False, e, e, e) == VALID

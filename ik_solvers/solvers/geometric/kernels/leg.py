@@ -14,15 +14,16 @@ import math
 
 from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
+from ik_solvers.solvers.geometric.kernels.leg_forward import forward
 from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
-    ANKLE_HEIGHT,
     ANKLE_TIP,
     B1,
     B2,
     CONTINUOUS,
     FOOT_OFFSET,
     HIP,
+    HIP_PART,
     HIP_SIGN,
     KAPPA,
     LINK1_X,
@@ -35,13 +36,10 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     REACH_MAX,
     REACH_MIN,
     REST_YAW,
+    SHARED,
     SIGN3,
     SIGN4,
     SIGN5,
-    TIP_OFFSET,
-    TIP_X,
-    TIP_Y,
-    TIP_Z,
     TOLERANCE,
     TURN_COS,
     TURN_SIN,
@@ -50,7 +48,6 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     UPPER_Z,
     W1,
     W2,
-    W3,
     W6,
     N,
 )
@@ -63,7 +60,6 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
     rotate,
     sub,
     tmatvec,
-    turn,
     vector,
 )
 
@@ -76,7 +72,6 @@ LIMIT_SLACK = 1e-9  # [rad]
 HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], [1]: as leg.*_BORDER
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
-HIP_PART = 8  # hip_part's entries
 PARTS = len(BRANCHES) + 4  # work's first row of hip parts, one per (hip, turn) pair (leg_hip.bounds' order)
 WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references, best, the other
 # branches' q, their distances, their reasons (rows of N entries or one per other branch), the hip
@@ -85,20 +80,21 @@ WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references,
 
 @inlined
 def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
-    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason. At
-    the hip gimbal the yaw is the feasible one nearest ``preferred`` [rad] (:mod:`.leg_gimbal`;
-    ``references``: the limit check's, per joint)."""
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason and
+    the hip part (:func:`hip_part`). At the hip gimbal the yaw is the feasible one nearest
+    ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
     part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
-    return knee_part(k, part, bend, q)
+    return knee_part(k, part, bend, q), part
 
 
 @inlined
 def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred):
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
-    misses W, and 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the
-    yaw follows the knee's ``bend``)."""
+    misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
+    follows the knee's ``bend``), then (from :data:`TRIG`) the cosine and sine of the yaw, the roll
+    and the foot roll, for the FK check (:func:`_checked`)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
     yaw, roll, spread = hip_angles(k, pitch_axis, turn)
@@ -122,6 +118,12 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
         dot(relative, plane_z) - k[UPPER_Z],
         1.0 if lateral_miss else 0.0,
         1.0 if shared else 0.0,
+        c1,
+        s1,
+        c2,
+        s2,
+        c6,
+        s6,
     )
 
 
@@ -146,42 +148,6 @@ def knee_part(k, part, bend, q):
     if distance < k[REACH_MIN] - REACH_SLACK:
         return CLOSE
     return 0
-
-
-@inlined
-def forward(k, q):
-    """LegSolver._forward: the sole pose (rotation columns, translation) of q (N,)."""
-    c1, s1, c2, s2 = math.cos(q[0]), math.sin(q[0]), math.cos(q[1]), math.sin(q[1])
-    w1, w2 = vector(k, W1), vector(k, W2)
-    plane_x = rotate(w1, c1, s1, rotate(w2, c2, s2, vector(k, W6)))
-    pitch_axis = rotate(w1, c1, s1, rotate(w2, c2, s2, vector(k, W3)))
-    basis = (plane_x, cross(pitch_axis, plane_x), pitch_axis)
-    phi_upper, phi_knee = k[SIGN3] * q[2], k[SIGN4] * q[3]
-    phi = phi_upper + phi_knee + k[SIGN5] * q[4]
-    c3, s3 = math.cos(phi_upper), math.sin(phi_upper)
-    c34, s34 = math.cos(phi_upper + phi_knee), math.sin(phi_upper + phi_knee)
-    thigh = turn(c3, s3, k[LINK1_X], k[LINK1_Z])
-    shank = turn(c34, s34, k[LINK2_X], k[LINK2_Z])
-    ankle_point = (k[UPPER_X] + thigh[0] + shank[0], k[UPPER_Z] + thigh[1] + shank[1], k[ANKLE_HEIGHT])
-    cp, sp, c6, s6 = math.cos(phi), math.sin(phi), math.cos(q[5]), math.sin(q[5])
-    foot_offset = turn(cp, sp, k[FOOT_OFFSET], k[FOOT_OFFSET + 1])
-    foot_offset = (foot_offset[0], foot_offset[1], k[FOOT_OFFSET + 2])
-    tip_local = add(add(ankle_point, foot_offset), _pitch_then_roll(vector(k, TIP_OFFSET), cp, sp, c6, s6))
-    translation = add(vector(k, HIP), matvec(basis, tip_local))
-    rotation = (
-        matvec(basis, _pitch_then_roll(vector(k, TIP_X), cp, sp, c6, s6)),
-        matvec(basis, _pitch_then_roll(vector(k, TIP_Y), cp, sp, c6, s6)),
-        matvec(basis, _pitch_then_roll(vector(k, TIP_Z), cp, sp, c6, s6)),
-    )
-    return rotation, translation
-
-
-@inlined
-def _pitch_then_roll(v, cp, sp, c6, s6):
-    """Rz(phi) Rx(foot) v in the leg-plane basis."""
-    y, z = turn(c6, s6, v[1], v[2])
-    x, y = turn(cp, sp, v[0], y)
-    return (x, y, z)
 
 
 @inlined
@@ -211,10 +177,11 @@ def _limit(k, q, references, reason):
 
 
 @inlined
-def _checked(k, rotation, translation, q, reason):
-    """The FK check of a branch's q (N,): (reason, NOT_MET where it misses the target by more than
-    the tolerance; position error [m], orientation error [rad])."""
-    fk_rotation, fk_translation = forward(k, q)
+def _checked(k, rotation, translation, q, reason, part):
+    """The FK check of a branch's q (N,) (``part``: its hip part, :func:`forward`): (reason,
+    NOT_MET where it misses the target by more than the tolerance; position error [m], orientation
+    error [rad])."""
+    fk_rotation, fk_translation = forward(k, q, part)
     return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
 
 
@@ -223,9 +190,9 @@ def _branch(k, rotation, translation, references, preferred, branch, q):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
     ``preferred``: as :func:`closed_form` takes it."""
     hip, knee, turn = branch
-    raw = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
+    raw, part = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
     reason = _limit(k, q, references, raw)
-    return _checked(k, rotation, translation, q, reason)
+    return _checked(k, rotation, translation, q, reason, part)
 
 
 @inlined
@@ -273,14 +240,14 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
     _keep(part, work[PARTS])
     raw = knee_part(k, part, bend, best)
-    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw))
+    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
         distances, reasons, count = work[2 + others], work[3 + others], 0
         bounds = work[4 + others]  # leg_hip.bounds per (hip, turn) pair
         for pair in range(1, 4):
-            work[PARTS + pair, HIP_PART - 1] = 0.0  # not solved yet; pair 0 is the first's
+            work[PARTS + pair, SHARED] = 0.0  # not solved yet; pair 0 is the first's
         # other branches whose bound is no nearer than a successful first are skipped: a successful
         # first is only displaced by one strictly nearer the seed, and such a branch does not lower
         # ``closest`` below the answer's distance either; a bound is infinite where the branch must
@@ -304,13 +271,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             if branch == first:
                 continue
             hip_branch, knee_branch, turn_branch = branch
-            pair = (0 if hip_branch == first[0] else 2) + (0 if turn_branch == first[2] else 1)
+            pair = _pair_of(branch, first)
             if bounds[pair] >= beaten:
                 reasons[count] = SKIPPED
                 count += 1
                 continue
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
-            if kept[HIP_PART - 1] != 0.0:  # the pair's hip part, solved for the other knee bend
+            if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
                 raw = knee_part(k, kept, bend, row)
             else:
                 part = hip_part(
@@ -326,7 +293,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             pick = _nearest(reasons, distances, count, found[0] == 0, best_distance)
             if pick < 0:
                 break
-            checked = _checked(k, rotation, translation, work[2 + pick], 0)
+            checked = _checked(k, rotation, translation, work[2 + pick], 0, work[PARTS + _pair(first, pick)])
             if checked[0] == 0:
                 found, best_distance = checked, distances[pick]
                 _copy(work[2 + pick], best)
@@ -334,6 +301,25 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             reasons[pick] = checked[0]
     _copy(best, q)
     return found[0], found[1], found[2], best_distance <= closest
+
+
+@inlined
+def _pair_of(branch, first):
+    """The row of ``branch``'s hip pair among the kept parts (0: the first's, as in :func:`solve`)."""
+    return (0 if branch[0] == first[0] else 2) + (0 if branch[2] == first[2] else 1)
+
+
+@borrowing
+def _pair(first, index):
+    """The hip pair of the ``index``-th branch other than ``first`` (in BRANCHES order)."""
+    count = 0
+    for branch in BRANCHES:
+        if branch == first:
+            continue
+        if count == index:
+            return _pair_of(branch, first)
+        count += 1
+    return 0
 
 
 @borrowing

@@ -32,6 +32,7 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     LOWER,
     P6_TIP,
     ROLL_SIGN,
+    SHARED,
     SIN_ACROSS,
     SIN_YAW,
     TWO_LINK,
@@ -171,7 +172,7 @@ def _turned_bound(k, rotation, translation, first, part, references, seed, enoug
     limit clips the yaw (not tested on a continuous yaw, whose wrap near the seed may differ in
     turn by that bit) or the roll."""
     total = 0.0
-    if part[7] != 0.0:  # not at the gimbal (:func:`.leg.hip_part`)
+    if part[SHARED] != 0.0:  # not at the gimbal (:func:`.leg.hip_part`)
         turned = part[0] - math.pi if part[0] > 0.0 else part[0] + math.pi
         yaw, inside = _limited(k, 0, turned, references[0])
         if not inside and k[CONTINUOUS] == 0.0:
@@ -194,7 +195,7 @@ def bounds(k, rotation, translation, references, first, answer, part, seed, solv
     and count for ``continuous`` only on the seed's turn). Where the first did not succeed (not
     ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
     limit = enough if solved else math.inf
-    out[0] = _flip_bound(k, answer, part[7] == 0.0, references, seed) if solved else 0.0
+    out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
     out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, limit)
     terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
     out[2] = _pair_bound(k, terms, first[2], references, seed, limit, False) if solved else 0.0

@@ -34,6 +34,11 @@ TURN_COS, TURN_SIN, TWO_LINK = OFFSETS["turn_cos"], OFFSETS["turn_sin"], OFFSETS
 LINK1_X, LINK1_Z, KAPPA, REST_YAW = (OFFSETS[n] for n in ("link1_x", "link1_z", "kappa", "rest_yaw"))
 LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
+# a hip pair's part (kernels.leg.hip_part): yaw, roll, foot roll, pitch sum, the ankle (x, z),
+# the lateral miss, then SHARED (1.0 where it holds for both knee bends), then from TRIG the
+# cosine and sine of its yaw, roll and foot roll; HIP_PART entries in all
+SHARED, TRIG, HIP_PART = 7, 8, 14
+
 
 def constants(values: dict) -> np.ndarray:
     """(SIZE,) the leg's constants laid out by :data:`OFFSETS` (``values``: name → float or floats)."""

@@ -1,0 +1,94 @@
+"""The leg's batch per row [ns]: the compiled kernel alone and ``solve_batch`` end to end, on one
+thread and on the cores, unseeded and seeded.
+
+On the packaged humanoid's ``l_sole``: 200 targets (FK of random in-limit configurations) repeated
+to ``--rows``, unseeded, seeded near the answer (±0.1 rad, as ``bench/quick.py``) and at random.
+Each figure is the best of 7 calls: wall time and this process's CPU time (all its threads) per
+row. On a shared machine wall time moves with the neighbours; a two-thread call is only faster
+where a second core is free. The 1-minute load is printed first.
+Run: ``python bench/leg_batch.py`` (a few seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import ik_solvers as ik
+from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.geometric import leg
+from ik_solvers.solvers.geometric.kernels import leg as kernel
+from ik_solvers.solvers.geometric.kernels import leg_batch
+
+
+def per_row(call: Callable[[], object], rows: int) -> tuple[float, float]:
+    """Best wall and best CPU time of 7 calls [ns a row]."""
+    call()
+    wall = cpu = np.inf
+    for _ in range(7):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        call()
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return wall / rows * 1e9, cpu / rows * 1e9
+
+
+def kernel_calls(solver, targets: np.ndarray, seeds: np.ndarray | None) -> dict[str, Callable]:
+    """The kernel alone on one thread and on the cores, on ready (16, M) columns."""
+    count, seeded = len(targets), seeds is not None
+    columns, _ = solver._columns(targets)
+    seeds = np.ascontiguousarray(seeds.T) if seeded else np.zeros((6, 1))
+    out = (np.empty((count, 6)), np.empty(count, np.int64), np.empty(count), np.empty(count))
+    out += (np.empty(count, bool),)
+    constants, works = solver._constants, leg_batch.workspaces()
+    return {
+        "kernel, one thread": lambda: kernel.solve_columns(
+            constants, columns, seeds, seeded, *out, solver._work
+        ),
+        "kernel, the cores": lambda: leg_batch.solve_columns_dynamic(
+            constants, columns, seeds, seeded, *out, works
+        ),
+    }
+
+
+def one_thread(solver, targets: np.ndarray, seeds: np.ndarray | None):
+    """``solve_batch`` with the cores' threshold above the batch (the one-thread kernel)."""
+    threshold, leg.PARALLEL_ROWS = leg.PARALLEL_ROWS, len(targets) + 1
+    try:
+        return solver.solve_batch(targets, seeds=seeds)
+    finally:
+        leg.PARALLEL_ROWS = threshold
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000, help="rows per call (default 10,000)")
+    rows = parser.parse_args().rows
+    model = ik.RobotModel.from_urdf_file(str(package_share_path("urdf", "humanoid.urdf")))
+    chain = model.chain("base_link", "l_sole")
+    solver = ik.make_solver("geometric", chain)
+    rng = np.random.default_rng(1)
+    q = np.resize(chain.random_configurations(200, rng), (rows, 6))
+    targets = chain.fk(q)
+    seeds = {
+        "none": None,
+        "near": np.clip(q + rng.normal(0.0, 0.1, q.shape), chain.lower, chain.upper),
+        "random": chain.random_configurations(rows, rng),
+    }
+    print(f"load average (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {rows} rows a call")
+    print(f"{'seeds':7} {'what':27} {'wall ns':>8} {'CPU ns':>8}  (a row; M/s wall)")
+    for label, seed in seeds.items():
+        calls = kernel_calls(solver, targets, seed)
+        calls["solve_batch, the cores"] = lambda seed=seed: solver.solve_batch(targets, seeds=seed)
+        calls["solve_batch, one thread"] = lambda seed=seed: one_thread(solver, targets, seed)
+        for what, call in calls.items():
+            wall, cpu = per_row(call, rows)
+            print(f"{label:7} {what:27} {wall:8.0f} {cpu:8.0f}  ({1e3 / wall:.2f} M/s)")
+
+
+if __name__ == "__main__":
+    main()
