@@ -57,6 +57,19 @@ def test_inputs_are_those_of_one_instant_whatever_arrived_last(model):
     assert gyro[1] == 1.0
 
 
+def test_a_late_message_among_many_is_kept_in_order(model):
+    inputs = BalanceInputs(CenterOfMass(model), timeout=0.1, sample_age=0.01)
+    knee = inputs.com.index("l_knee")
+    for i in range(25):  # more than are kept, one of them late (it raised IndexError once full)
+        t = 1.0 + 0.01 * (i if i != 20 else 21)
+        inputs.on_joint_state(_joints(t, t), now=t)
+        if i == 21:
+            inputs.on_joint_state(_joints(1.2, 1.2), now=t)
+    inputs.on_imu(_imu(1.24, 0.0, 0.0), now=1.24)
+    _, _, q = inputs.latest(now=1.215)
+    assert q[knee] == pytest.approx(1.205)
+
+
 def test_an_imu_without_orientation_is_refused_saying_why(model):
     inputs = BalanceInputs(CenterOfMass(model), timeout=0.1)
     message = _imu(1.0, 0.0, 0.0)

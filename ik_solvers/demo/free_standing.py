@@ -166,6 +166,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             f"control_period:={config.dt}",
             "-p",
             f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
+            "-p",
+            "lock_step_pace:=/walk_node/zmp",  # the arms' commands alone never run a period
             *servo_parameters(options),
             *bus.sim_parameters,
         )

@@ -10,7 +10,13 @@ simulated over wall time, then shows the stall honestly.
 
 With ``sources`` > 1 every source must have sent a current stamp: behind a servo bus, the goals the
 bus wrote (source 0, the ones applied) and the controllers' own commands (source 1, watched), so
-that the world waits for the controllers and advances only with a bus write. Goals count for a
+that the world waits for the controllers and advances only with a bus write. A pacing source
+(:meth:`LockStepGate.add_source`: sim_node's ``lock_step_pace``, the walk node's period) joins
+when its first stamp comes, and from then on every period waits for it too: several controllers
+command the same joints (the demo's arms and walk_node, both through ik_node), and any one of
+them answering a period let it run while the walk node, paused by a busy machine, had not
+(its legs' targets then stood still for up to 16 periods and its stabiliser saw its inputs up to
+90 ms old: the stabilised demo fell in its arms part). Goals count for a
 period once they carry the controllers' command of that period (:func:`goals_carry`), or once
 ``BUS_WAIT`` has passed since that command came: the period then runs on the stale goals the
 bus has.
@@ -60,6 +66,11 @@ class LockStepGate:
     def command(self, stamp: float, source: int = 0) -> None:
         """Record a command of ``source`` stamped ``stamp`` [s] (simulated time)."""
         self.latest_stamps[source] = max(self.latest_stamps[source], stamp)
+
+    def add_source(self, stamp: float) -> int:
+        """A source that joins now with its first stamp [s] (simulated time); its index."""
+        self.latest_stamps.append(stamp)
+        return len(self.latest_stamps) - 1
 
     def may_advance(self, wall: float, sim_time: float, period: float) -> bool:
         """True when the period starting at ``sim_time`` [s] may run at wall time ``wall`` [s]."""

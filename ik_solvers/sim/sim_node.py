@@ -43,7 +43,9 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
-``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``servo_model`` (``ideal``, a servo model or a YAML file of
+``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``lock_step_pace`` ("": the topic, geometry_msgs/PointStamped,
+of a controller every period also waits for once it has been heard, e.g. walk_node's ``~/zmp``:
+:mod:`ik_solvers.sim.lock_step`), ``servo_model`` (``ideal``, a servo model or a YAML file of
 them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
 see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
@@ -55,7 +57,7 @@ import sys
 import time
 
 import numpy as np
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import PointStamped, PoseStamped
 from rclpy.duration import Duration
 from rclpy.node import Node
 from rclpy.time import Time
@@ -100,6 +102,12 @@ NODE_RULES = {
     ),
     "bus_goals": Rule(
         "", "topic of a servo bus's goals, followed instead of joint_commands", start_up_only=True
+    ),
+    "lock_step_pace": Rule(
+        "",
+        "topic (geometry_msgs/PointStamped) of the controller each lock-stepped period also waits "
+        "for, once it has been heard",
+        start_up_only=True,
     ),
 }
 SERVO_PARAMETERS = (
@@ -157,6 +165,9 @@ class SimNode(Node):
         )
         if bus_goals:
             self.create_subscription(JointState, bus_goals, self.on_bus_goals, 10)
+        self.pace_source: int | None = None  # the gate's source of lock_step_pace, once heard
+        if self.parameters["lock_step_pace"] and self.parameters["lock_step"]:
+            self.create_subscription(PointStamped, self.parameters["lock_step_pace"], self.on_pace, 10)
         self.watched: dict[str, float] = {}  # the controllers' newest command behind a bus [rad]
         self.watched_wall = 0.0  # [s] wall time (monotonic) it came
         self.stale_periods = 0  # lock-stepped periods run on goals without the controllers' command
@@ -205,6 +216,16 @@ class SimNode(Node):
         if self.gate is not None:  # after applying: the period runs with these targets
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
             self._lock_step()
+
+    def on_pace(self, message: PointStamped) -> None:
+        """The pacing controller has answered the period it is stamped with (``lock_step_pace``)."""
+        stamp = Time.from_msg(message.header.stamp).nanoseconds * 1e-9
+        if self.pace_source is None:
+            self.pace_source = self.gate.add_source(stamp)
+            pace = self.parameters["lock_step_pace"]
+            self.get_logger().info(f"lock-step: every period now waits for {pace} too")
+        self.gate.command(stamp, source=self.pace_source)
+        self._lock_step()
 
     def on_watched(self, message: JointState) -> None:
         """A controller's command while the servos follow ``bus_goals``: its stamp and positions

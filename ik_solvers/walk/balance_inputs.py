@@ -100,15 +100,19 @@ def _stamp(message, now: float) -> float:
 
 
 def _insert(kept: deque, item: tuple) -> None:
-    """Add ``item`` (stamp first) to ``kept``, in stamp order; a repeated stamp replaces its sample."""
+    """Add ``item`` (stamp first) to ``kept``, in stamp order; a repeated stamp replaces its sample.
+    When ``kept`` is full, the oldest sample goes (an item older than all of them is dropped)."""
     stamps = [entry[0] for entry in kept]
     index = bisect.bisect_left(stamps, item[0])
     if index < len(kept) and stamps[index] == item[0]:
         kept[index] = item
     elif index == len(kept):
         kept.append(item)
-    else:
+    elif len(kept) < kept.maxlen:
         kept.insert(index, item)
+    elif index > 0:  # full (deque.insert would raise): make room at the old end
+        kept.popleft()
+        kept.insert(index - 1, item)
 
 
 def _turned(quaternion: np.ndarray, gyro: np.ndarray, seconds: float) -> np.ndarray:

@@ -57,20 +57,36 @@ def clip_to_polygon(points: np.ndarray, polygon: np.ndarray, margin: float = 0.0
     by the margin (projections onto the most violated half-plane, a few times: exact for the
     rectangles and hulls of rectangles here); a polygon narrower than twice the margin gives
     its centroid."""
+    return clip_to_half_planes(points, *half_planes(polygon, margin))
+
+
+def half_planes(polygon: np.ndarray, margin: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The convex polygon (k, 2) (counter-clockwise corners) [m] shrunk by ``margin`` [m] as
+    half-planes n·x <= offset: (outward unit normals (k, 2), offsets (k,) [m], its centroid (2,))."""
+    polygon = np.asarray(polygon, dtype=float)
+    edges = np.concatenate([polygon[1:], polygon[:1]]) - polygon
+    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / np.hypot(edges[:, 0], edges[:, 1])[:, None]
+    offsets = (normals * polygon).sum(axis=1) - margin
+    return normals, offsets, polygon.mean(axis=0)
+
+
+def clip_to_half_planes(
+    points: np.ndarray, normals: np.ndarray, offsets: np.ndarray, centre: np.ndarray
+) -> np.ndarray:
+    """:func:`clip_to_polygon` with the polygon given by :func:`half_planes` (computed once for
+    many calls)."""
     points = np.array(points, dtype=float)
     flat = points.reshape(-1, 2)
-    edges = np.roll(polygon, -1, axis=0) - polygon
-    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / np.hypot(edges[:, 0], edges[:, 1])[:, None]
-    offsets = np.einsum("ij,ij->i", normals, polygon) - margin  # outward normals: n·x <= offset inside
+    rows = np.arange(len(flat))
     for _ in range(4):
         violation = flat @ normals.T - offsets
-        worst = np.argmax(violation, axis=1)
-        amount = np.maximum(violation[np.arange(len(flat)), worst], 0.0)
-        if not np.any(amount > 1e-12):
+        worst = violation.argmax(axis=1)
+        amount = violation[rows, worst]
+        if amount.max() <= 1e-12:
             return flat.reshape(points.shape)
-        flat -= amount[:, None] * normals[worst]
-    outside = np.any(flat @ normals.T - offsets > 1e-9, axis=1)
-    flat[outside] = polygon.mean(axis=0)
+        flat -= np.maximum(amount, 0.0)[:, None] * normals[worst]
+    outside = (flat @ normals.T - offsets > 1e-9).any(axis=1)
+    flat[outside] = centre
     return flat.reshape(points.shape)
 
 

@@ -65,6 +65,7 @@ class FloorSlope:
         }
         self._blend = dt / (dt + time_constant)
         self.gravity = DOWN.copy()  # (3,) unit, in the plan's frame: a level floor until learnt
+        self.seeded = False  # the first reading taken as it is (the robot set down, standing)
 
     def update(
         self,
@@ -85,21 +86,51 @@ class FloorSlope:
             yaw: the torso's heading [rad] (the plan's).
             velocity_error: (2,) the CoM's estimated velocity − the plan's [m/s].
         """
-        if float(np.linalg.norm(gyro)) >= STILL_RATE or float(np.hypot(*velocity_error)) >= STILL_SPEED:
+        if self.seeded and not self._still(gyro, velocity_error):
             return self.gravity
         torso = attitude_matrix(*roll_pitch(quaternion), yaw)
         sole_local = self.chains[support].fk(q[self._columns[support]])[:3, :3]
-        measured = sole[:3, :3] @ sole_local.T @ torso.T @ DOWN
+        return self.update_measured(torso, sole_local, gyro, sole, velocity_error)
+
+    def update_measured(
+        self,
+        torso: np.ndarray,
+        sole_in_torso: np.ndarray,
+        gyro: np.ndarray,
+        sole: np.ndarray,
+        velocity_error: np.ndarray,
+    ) -> np.ndarray:
+        """:meth:`update` from the torso's attitude and the support sole's kinematics already
+        computed (the state estimator's): ``torso`` (3, 3) R_torso,gravity (the plan's heading),
+        ``sole_in_torso`` (3, 3) the support sole's rotation in the torso frame; the other
+        arguments as for :meth:`update`."""
+        if self.seeded and not self._still(gyro, velocity_error):
+            return self.gravity
+        measured = sole[:3, :3] @ (sole_in_torso.T @ (torso.T @ DOWN))
         if math.acos(min(1.0, -float(measured[2]))) > MAX_SLOPE:
             return self.gravity
-        gravity = self.gravity + self._blend * (measured - self.gravity)
-        self.gravity = gravity / np.linalg.norm(gravity)
+        blend = self._blend if self.seeded else 1.0
+        self.seeded = True
+        gravity = self.gravity + blend * (measured - self.gravity)
+        self.gravity = gravity / math.sqrt(float(gravity @ gravity))
         return self.gravity
+
+    @staticmethod
+    def _still(gyro: np.ndarray, velocity_error: np.ndarray) -> bool:
+        """Whether the robot moves as planned: the gyro below STILL_RATE [rad/s], the CoM's
+        velocity error (2,) below STILL_SPEED [m/s]."""
+        g, v = gyro, velocity_error
+        return (
+            math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) < STILL_RATE
+            and math.hypot(v[0], v[1]) < STILL_SPEED
+        )
 
     def lean(self, com_height: float, yaw: float, limits: np.ndarray) -> np.ndarray:
         """(2,) [m]: where the CoM holds still against the ZMP on this floor, z_c d_h / d_z
         (uphill), clipped to ± ``limits`` (2,) [m] forward and sideways of the heading ``yaw`` [rad]."""
-        lean = com_height * self.gravity[:2] / self.gravity[2]
+        gx, gy, gz = (float(v) for v in self.gravity)
+        lx, ly = com_height * gx / gz, com_height * gy / gz
         c, s = math.cos(yaw), math.sin(yaw)
-        forward, sideways = np.clip([c * lean[0] + s * lean[1], -s * lean[0] + c * lean[1]], -limits, limits)
+        forward = min(max(c * lx + s * ly, -limits[0]), limits[0])
+        sideways = min(max(-s * lx + c * ly, -limits[1]), limits[1])
         return np.array([c * forward - s * sideways, s * forward + c * sideways])

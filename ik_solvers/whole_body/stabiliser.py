@@ -33,9 +33,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ik_solvers.whole_body.capture_point import (
-    clip_to_polygon,
+    clip_to_half_planes,
     convex_hull,
     dcm,
+    half_planes,
     landing_offset,
     natural_frequency,
 )
@@ -96,28 +97,41 @@ class Stabiliser:
             else None
         )
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
+        self._support: tuple[tuple, tuple] = (
+            (),
+            (),
+        )  # (the support's soles, their shrunk polygon's half-planes)
 
-    def update(self, tick: WalkTick, quaternion: np.ndarray, gyro: np.ndarray, q: np.ndarray) -> Correction:
+    def update(
+        self,
+        tick: WalkTick,
+        quaternion: np.ndarray,
+        gyro: np.ndarray,
+        q: np.ndarray,
+        elapsed: float | None = None,
+    ) -> Correction:
         """The corrected targets for ``tick``.
 
         Args:
             tick: the pattern's targets (the generator's last step).
             quaternion: (4,) IMU orientation (w, x, y, z) (roll and pitch used); gyro: (3,) [rad/s].
             q: (n,) measured joint positions [rad] in ``CenterOfMass.joint_names`` order.
+            elapsed: [s] between this measurement and the last update's (None: one period).
         """
         support = self._anchor(tick)
         sole = tick.left_sole if support == "left" else tick.right_sole
-        estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw)
+        estimate = self.estimator.update(quaternion, gyro, q, support, sole, tick.torso_yaw, elapsed)
         error = self._dcm_error(tick, estimate)
         lean = np.zeros(2)
         if self.floor is not None:
             moving = estimate.com_velocity[:2] - tick.com_velocity
-            self.floor.update(quaternion, gyro, q, support, sole, tick.torso_yaw, moving)
+            sole_in_torso = self.estimator.sole_in_torso[:3, :3]
+            self.floor.update_measured(estimate.torso[:3, :3], sole_in_torso, gyro, sole, moving)
             lean = self.floor.lean(self.com_height, tick.torso_yaw, self.lean_limits)
-        polygon = self._polygon(tick)
         reference = tick.zmp_reference
-        wanted = np.stack([reference + error, reference - self.config.com_feedback_gain * error])
-        absorbed, shift = clip_to_polygon(wanted, polygon, self.margin) - reference
+        wanted = np.empty((2, 2))
+        wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
+        absorbed, shift = clip_to_half_planes(wanted, *self._support_planes(tick)) - reference
         com = tick.com + lean + shift
         moved = self._adjust_landing(tick, error, absorbed)
         level = self.config.torso_level_gain
@@ -137,6 +151,18 @@ class Stabiliser:
         left = np.hypot(*(tick.left_sole[:2, 3] - tick.zmp_reference))
         right = np.hypot(*(tick.right_sole[:2, 3] - tick.zmp_reference))
         return "left" if left <= right else "right"
+
+    def _support_planes(self, tick: WalkTick) -> tuple:
+        """:func:`half_planes` of the support polygon of ``tick`` shrunk by the margin, computed
+        again only when the support or its soles change."""
+        key = (
+            tick.support,
+            tick.left_sole.tobytes() if tick.support != "right" else b"",
+            tick.right_sole.tobytes() if tick.support != "left" else b"",
+        )
+        if self._support[0] != key:
+            self._support = (key, half_planes(self._polygon(tick), self.margin))
+        return self._support[1]
 
     def _polygon(self, tick: WalkTick) -> np.ndarray:
         """(k, 2) the support polygon of ``tick`` in the world."""

@@ -8,8 +8,12 @@ older and the targets act a period later, and the robot may start far from the p
 velocity limits). :class:`LoopStabiliser` adds:
 
 1. **Alignment**: the measured DCM is compared with the plan's of one loop delay ago, d = the
-   measurements' age (averaged) + ``actuation_delay`` (a command acts from the next period on),
-   the plan that the measured robot was following.
+   measurements' age + ``actuation_delay`` (a command acts from the next period on), the plan
+   that the measured robot was following, interpolated in time between the ticks seen. The CoM
+   velocity is the difference of two measurements over the time between them: a loop that
+   misses periods (a stalled process catching up, a simulator that ran on without it) measures
+   further apart than one period, and dividing by the period made the velocity, and the DCM
+   error, jump by the periods missed (the stabilised demo fell standing, in its arms part).
 2. **Ramp**: the feedback is held at zero until the measured stance (the torso height and the
    CoM, by the legs' kinematics) is within ``stance_tolerance`` of the plan's, then brought in
    linearly over ``ramp_time``: the DCM error — and with it the CoM shift and the landing
@@ -36,8 +40,7 @@ from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, attitude_matrix
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
 
-AGE_AVERAGING = 0.1  # weight of a new measurement age in its running average
-HISTORY = 50  # periods of the plan kept (longer delays use the oldest)
+HISTORY = 50  # ticks of the plan kept (longer delays use the oldest)
 
 
 class LoopStabiliser(Stabiliser):
@@ -70,16 +73,17 @@ class LoopStabiliser(Stabiliser):
             )
         super().__init__(generator, stance)
         self.actuation_delay, self.ramp_time, self.tolerance = actuation_delay, ramp_time, stance_tolerance
-        self.age = 0.0  # [s] running average of the measurements' age
+        self.age = 0.0  # [s] the last measurements' age
         self.ramp = 0.0  # the feedback's share now, 0..1
         self.ready_at: float | None = None  # [s] plan time the stance was first reached
-        self._plan: deque[tuple[np.ndarray, np.ndarray]] = deque(
+        self._measured: float | None = None  # [s] plan time the last measurements describe
+        self._plan: deque[tuple[float, np.ndarray, np.ndarray]] = deque(
             maxlen=HISTORY
-        )  # (CoM, velocity), newest last
+        )  # (plan time, CoM, velocity), newest last
 
     @property
     def delay(self) -> float:
-        """[s] the loop delay: the measurements' average age + ``actuation_delay``."""
+        """[s] the loop delay: the last measurements' age + ``actuation_delay``."""
         return self.age + self.actuation_delay
 
     def update(
@@ -87,9 +91,12 @@ class LoopStabiliser(Stabiliser):
     ) -> Correction:
         """The corrected targets for ``tick`` from measurements ``age`` [s] old (the other
         arguments as for :meth:`Stabiliser.update`)."""
-        self.age += AGE_AVERAGING * (max(age, 0.0) - self.age)
-        self._plan.append((tick.com[:2].copy(), tick.com_velocity[:2].copy()))
-        correction = super().update(tick, quaternion, gyro, q)
+        self.age = max(age, 0.0)
+        self._plan.append((tick.time, tick.com[:2].copy(), tick.com_velocity[:2].copy()))
+        measured = tick.time - self.age
+        elapsed = None if self._measured is None else measured - self._measured
+        self._measured = measured
+        correction = super().update(tick, quaternion, gyro, q, elapsed)
         level = self.ramp * self.config.torso_level_gain
         estimate = correction.estimate
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
@@ -97,12 +104,24 @@ class LoopStabiliser(Stabiliser):
 
     def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:
         """(2,) the measured DCM against the plan's of one loop delay ago, times the ramp."""
-        back = min(round(self.delay / self.config.dt), len(self._plan) - 1)
-        com, velocity = self._plan[-1 - back]
+        com, velocity = self._plan_at(tick.time - self.delay)
         self._advance_ramp(tick, estimate, com)
         return self.ramp * (
             dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(com, velocity, self.omega)
         )
+
+    def _plan_at(self, when: float) -> tuple[np.ndarray, np.ndarray]:
+        """The plan's (CoM (2,) [m], velocity (2,) [m/s]) at plan time ``when`` [s], interpolated
+        between the ticks kept (the oldest before them, the newest after)."""
+        plan = self._plan
+        before = next((i for i in range(len(plan) - 1, -1, -1) if plan[i][0] <= when), None)
+        if before is None:
+            return plan[0][1], plan[0][2]
+        if before == len(plan) - 1:
+            return plan[-1][1], plan[-1][2]
+        (t0, c0, v0), (t1, c1, v1) = plan[before], plan[before + 1]
+        share = (when - t0) / (t1 - t0)
+        return c0 + share * (c1 - c0), v0 + share * (v1 - v0)
 
     def _advance_ramp(self, tick: WalkTick, estimate: BaseEstimate, com: np.ndarray) -> None:
         """Start the ramp once the measured torso height and CoM are within the tolerance of the

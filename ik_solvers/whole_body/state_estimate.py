@@ -9,8 +9,10 @@ supporting sole by leg kinematics: the sole lies flat where the plan put it, so
 
 with p_sole|torso the sole by forward kinematics of the measured joints and c|torso the CoM
 from the URDF inertials (both in the torso frame). The CoM velocity is the difference of two
-successive estimates over the same support sole, low-pass filtered (first order, time constant
-``velocity_filter`` [s]); a change of support sole keeps the last velocity for that tick.
+successive estimates over the same support sole divided by the time between their measurements
+(``dt`` unless told: a loop that misses periods measures further apart), low-pass filtered
+(first order, time constant ``velocity_filter`` [s]); a change of support sole, or a measurement
+no newer than the last, keeps the last velocity for that tick.
 
 The result is the linear inverted pendulum's state for :mod:`ik_solvers.whole_body.capture_point`.
 Frames: world z up (the plan's), torso = the model's root link. Units: m, m/s, rad.
@@ -50,7 +52,7 @@ class BaseEstimate:
 
 def roll_pitch(quaternion: np.ndarray) -> tuple[float, float]:
     """(roll, pitch) [rad] of a (w, x, y, z) orientation in a z-up world (Z-Y-X Euler angles)."""
-    w, x, y, z = (float(v) for v in quaternion)
+    w, x, y, z = np.asarray(quaternion, dtype=float).tolist()
     roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
     pitch = math.asin(max(-1.0, min(1.0, 2.0 * (w * y - z * x))))
     return roll, pitch
@@ -89,9 +91,10 @@ class BaseStateEstimator:
             side: np.array([com.index(name) for name in chain.joint_names])
             for side, chain in self.chains.items()
         }
-        self._blend = dt / (dt + velocity_filter)
+        self.velocity_filter = float(velocity_filter)
         self._com_local, self._jacobian = np.empty(3), np.empty((3, com.n))
         self._last: BaseEstimate | None = None
+        self.sole_in_torso = np.eye(4)  # the last update's support sole in the torso frame [m]
 
     def reset(self) -> None:
         """Forget the last estimate (the next one starts at zero velocity)."""
@@ -105,6 +108,7 @@ class BaseStateEstimator:
         support: str,
         sole: np.ndarray,
         yaw: float,
+        elapsed: float | None = None,
     ) -> BaseEstimate:
         """The estimate now.
 
@@ -115,11 +119,12 @@ class BaseStateEstimator:
             support: "left" or "right": the sole standing on the ground.
             sole: (4, 4) where that sole stands in the world (its plan).
             yaw: the torso's heading [rad] (the plan's).
+            elapsed: [s] since the last update's measurement (None: ``dt``).
         """
         roll, pitch = roll_pitch(quaternion)
         rotation = attitude_matrix(roll, pitch, yaw)
         chain = self.chains[support]
-        sole_local = chain.fk(q[self._columns[support]])
+        sole_local = self.sole_in_torso = chain.fk(q[self._columns[support]])
         torso = np.eye(4)
         torso[:3, :3] = rotation
         torso[:3, 3] = sole[:3, 3] - rotation @ sole_local[:3, 3]
@@ -129,8 +134,10 @@ class BaseStateEstimator:
         last = self._last
         if last is not None:
             velocity = last.com_velocity
-            if last.support == support:
-                velocity = velocity + self._blend * ((com - last.com) / self.dt - velocity)
+            elapsed = self.dt if elapsed is None else elapsed
+            if last.support == support and elapsed > 0.0:
+                blend = elapsed / (elapsed + self.velocity_filter)
+                velocity = velocity + blend * ((com - last.com) / elapsed - velocity)
         estimate = BaseEstimate(torso, com, velocity, roll, pitch, np.asarray(gyro, float).copy(), support)
         self._last = estimate
         return estimate
