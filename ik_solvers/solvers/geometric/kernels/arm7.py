@@ -3,7 +3,7 @@
 The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
 branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
 not trusted the swivels matching the seed's split, the samples and the same Newton steps from the
-best) and of the solver's ``_search_one`` (Shimizu et al.'s arm-angle intervals: the feasible
+best) and of the solver's swivel search (Shimizu et al.'s arm-angle intervals: the feasible
 swivel nearest the requested one), in the same order of operations but for one shortcut: away
 from the construction's own swivel, a triple's entries come from their swivel forms
 (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the shoulder and
@@ -385,7 +385,7 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
 
 @borrowing
 def search(shoulder, wrist, geo, arm, q, forms, scratch, order):
-    """The solver's ``_search_one`` into q (7,): the angles at the feasible swivel nearest the
+    """The solver's swivel search (step 4) into q (7,): the angles at the feasible swivel nearest the
     requested one (True), or False when no swivel keeps every joint within its limits."""
     groups(shoulder, wrist, geo, arm, forms)
     found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, -1, -1, scratch, order)
