@@ -336,17 +336,21 @@ def test_other_elbow_bend_is_tried_when_no_swivel_fits_the_chosen_one():
         assert single.success and np.abs(single.q - batch.q[i]).max() < 1e-12
 
 
-def test_single_solve_that_needs_the_swivel_search_matches_the_batch(monkeypatch):
-    from ik_solvers.solvers.geometric.arm7 import solver as arm7
+def test_single_solve_that_needs_the_swivel_search_matches_the_batch():
+    from ik_solvers.solvers.checks import pose_columns
+    from ik_solvers.solvers.geometric.arm7 import construction
+    from ik_solvers.solvers.geometric.vectors import SCALAR
 
-    searches = []
-    search_one = arm7._search_one
-    monkeypatch.setattr(arm7, "_search_one", lambda *args: searches.append(1) or search_one(*args))
     arm = solver("other", "l_hand")
     q_true = arm.chain.random_configurations(400, np.random.default_rng(13))
     targets = arm.chain.fk(q_true)
     batch = arm.solve_batch(targets)
+    searched = 0
     for i in range(400):
         single = arm.solve(targets[i])
         assert single.success == batch.success[i] and np.abs(single.q - batch.q[i]).max() < 1e-12
-    assert len(searches) > 20  # the default swivel left the limits that often: the scalar search ran
+        rotation, position = pose_columns(targets[i].ravel().tolist())
+        built = construction.construct(arm, SCALAR, rotation, position, arm._rest_seed, None, False)
+        _, shoulder_out, wrist_out = construction.joints(arm.geometry, SCALAR, built, built.frame)
+        searched += built.reason == 0 and shoulder_out + wrist_out > 1e-10
+    assert searched > 20  # the default swivel left the limits that often: the swivel search ran

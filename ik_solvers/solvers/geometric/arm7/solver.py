@@ -120,8 +120,8 @@ class Arm7Solver(GeometricSolver):
         return [(arm, limit_swivels_one(swivel_groups(self.geometry, arm, SCALAR))) for arm in arms]
 
     def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
-        """One target, compiled (:func:`~ik_solvers.solvers.geometric.kernels.arm7_solve.solve`);
-        where the swivel search is wanted it runs through :func:`_search_one`."""
+        """One target, compiled (:func:`~ik_solvers.solvers.geometric.kernels.arm7_solve.solve`,
+        the swivel search included)."""
         kernels, seeded, has_pole = self._kernels, seed is not None, pole is not None
         shoulder, wrist, geo = kernels.constants
         seed = seed if seeded else NO_SEED
@@ -130,20 +130,7 @@ class Arm7Solver(GeometricSolver):
         found = arm7_solve.solve_entries(
             shoulder, wrist, geo, entries, seed, seeded, pole, has_pole, q, kernels.work
         )
-        if found[0] < arm7_solve.SEARCH:
-            return (q, *found)
-        reason, alternative, _, continuous = found
-        reason -= arm7_solve.SEARCH
-        arm = kernels.work[0]
-        moved = _search_one(kernels, arm)
-        if moved is None and alternative:  # the other elbow bend fits its limits too
-            arm7_solve.flipped(geo, entries, seed, seeded, pole, has_pole, arm)
-            moved = _search_one(kernels, arm)
-        if moved is None:
-            reason = NO_SWIVEL if reason == 0 else reason
-        else:
-            q[:] = moved
-        return (q, *arm7_solve.finish(geo, entries, q, reason), continuous)
+        return (q, *found)
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """All rows of (16, N) ``columns``, compiled: what :meth:`solve` gives, row by row; from
@@ -169,12 +156,6 @@ class Arm7Solver(GeometricSolver):
     @property
     def _rest_seed(self) -> tuple:
         return tuple(self._rest_q.tolist())
-
-
-def _search_one(kernels: ArmKernels, arm: np.ndarray) -> list[float] | None:
-    """Step 4 for one target: the seven angles [rad] at the feasible swivel nearest the requested
-    one of the construction ``arm`` (packed, :func:`.kernels.arm7.pack`), or None (compiled)."""
-    return kernels.search(arm)
 
 
 def _reach_messages(chain: Chain, geo: ArmGeometry) -> dict[int, str]:

@@ -67,8 +67,6 @@ def _compile_arm() -> None:
     (shoulder, wrist, geo), arm = kernels.constants, kernels.work[0]
     entries, q = np.eye(4).ravel(), np.zeros(7)
     arm7_solve.solve_entries(shoulder, wrist, geo, entries, NO_SEED, False, NO_POLE, False, q, kernels.work)
-    arm7_solve.flipped(geo, entries, NO_SEED, False, NO_POLE, False, arm)
-    arm7_solve.finish(geo, entries, q, 0)
     kernels.search(arm)
     out = (np.empty((1, 7)), np.empty(1, np.int64), np.empty(1), np.empty(1), np.empty(1, bool))
     columns, seeds, poles = entries.reshape(16, 1), NO_SEED[:, None], NO_POLE[:, None]

@@ -14,7 +14,7 @@ import math
 import numba
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing, parallel_borrowing
+from ik_solvers.compiled.jit import borrowing, inlined, parallel_borrowing
 from ik_solvers.solvers.geometric.kernels import arm7
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
@@ -31,7 +31,6 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 )
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4  # arm7.solver's reason codes
-SEARCH = 1000  # solve's answer "the swivel search is wanted" (+ the construction's reason)
 REACH_SLACK, STRETCH, TINY = 1e-12, 0.1, 1e-12  # solver.REACH_SLACK [m²], STRETCH [rad], TINY [m]
 SHOULDER_CENTRE, UPPER_ARM, TOOL, AXES = GEO["shoulder_centre"], GEO["upper_arm"], GEO["tool"], GEO["axes"]
 ALONG, ACROSS, TURNED = GEO["forearm_along"], GEO["forearm_across"], GEO["forearm_turned"]
@@ -41,17 +40,17 @@ ELBOW_DIRECTION, JUMP_LIMIT, TOLERANCE = GEO["elbow_direction"], GEO["jump_limit
 LOWER, UPPER, ELBOW_AXIS = GEO["lower"], GEO["upper"], GEO["elbow_axis"]
 
 
-@borrowing
+@inlined
 def _v(a, start):
     return (a[start], a[start + 1], a[start + 2])
 
 
-@borrowing
+@inlined
 def _normalised(v):
     return scale(v, 1.0 / max(math.sqrt(dot(v, v)), TINY))
 
 
-@borrowing
+@inlined
 def _shoulder_to_wrist(geo, c4, s4):
     """v = e + R4 f with Rs = I [m] (ArmGeometry.shoulder_to_wrist)."""
     return (
@@ -61,7 +60,7 @@ def _shoulder_to_wrist(geo, c4, s4):
     )
 
 
-@borrowing
+@inlined
 def _seed_turn(geo, seed, vector):
     """The seed's shoulder rotation Rot(a1, q1) Rot(a2, q2) Rot(a3, q3) applied to ``vector``."""
     for i in range(2, -1, -1):
@@ -69,13 +68,13 @@ def _seed_turn(geo, seed, vector):
     return vector
 
 
-@borrowing
+@inlined
 def _normal_part(vector, axis):
     across = sub(vector, scale(axis, dot(vector, axis)))
     return across, math.sqrt(dot(across, across))
 
 
-@borrowing
+@inlined
 def _toward(direction, angle, axis, offset):
     """elbow_direction.toward: (valid, R0 k for the elbow toward ``direction`` turned by ``angle``)."""
     across, length = _normal_part(direction, axis)
@@ -89,18 +88,18 @@ def _toward(direction, angle, axis, offset):
     return length > 1e-9 and lever > 1e-9, turned
 
 
-@borrowing
+@inlined
 def _following(vector, axis):
     across, length = _normal_part(vector, axis)
     return length > 1e-6, scale(across, 1.0 / max(length, TINY))
 
 
-@borrowing
+@inlined
 def _outside(angle, lower, upper):
     return max(lower - angle, 0.0) + max(angle - upper, 0.0)
 
 
-@borrowing
+@inlined
 def _elbow(geo, distance2, seed4, flip):
     """solver._elbow: (q4, reason, the other root fits too, the root continues the seed's elbow)."""
     amplitude = geo[AMPLITUDE]
@@ -167,7 +166,7 @@ def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
     return reason, alternative, kept
 
 
-@borrowing
+@inlined
 def forward(geo, q):
     """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,)."""
     rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -191,7 +190,7 @@ def forward(geo, q):
     return rotation, add(add(_v(geo, SHOULDER_CENTRE), reach), matvec(rotation, _v(geo, TOOL)))
 
 
-@borrowing
+@inlined
 def _finish(geo, q, reason, rotation, position):
     """Clip q (7,) into the limits, compare its FK with the target: (reason, errors)."""
     for i in range(7):
@@ -201,14 +200,10 @@ def _finish(geo, q, reason, rotation, position):
 
 
 @borrowing
-def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work, search_here):
+def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work):
     """solver.Arm7Solver._solve_one into q (7,): (reason, position error [m], orientation error
     [rad], continuous). ``seed`` (7,) read when ``seeded``; ``pole`` (3,) when ``has_pole``.
     work: the scratch of :func:`workspace`; its first entry holds the construction afterwards.
-
-    Where the swivel search is wanted and not ``search_here``, returns (SEARCH + reason, 1.0 where
-    the other elbow bend fits too else 0.0, 0.0, continuous) with q at the requested swivel: the
-    caller searches (:func:`.arm7.search`, :func:`construct` with ``flip``) and calls :func:`finish`.
     """
     arm, forms, scratch, order, steps = work
     if not seeded:
@@ -225,8 +220,6 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
         reason, position_error, orientation_error = _finish(geo, q, reason, rotation, position)
         return reason, position_error, orientation_error, kept and near
     violation = arm7.joints(shoulder, wrist, geo, arm, arm7._columns(arm, arm7.FRAME), q)
-    if reason != ELBOW_LIMITS and violation > LIMIT_TOLERANCE and not search_here:
-        return SEARCH + reason, 1.0 if alternative else 0.0, 0.0, not seeded or (kept and has_pole)
     if reason != ELBOW_LIMITS and violation > LIMIT_TOLERANCE:
         candidate = steps[3]
         moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch, order)
@@ -243,7 +236,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     return reason, position_error, orientation_error, continuous
 
 
-@borrowing
+@inlined
 def _pose(e):
     """Rotation columns and translation of 16 row-major entries."""
     return ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10])), (e[3], e[7], e[11])
@@ -251,26 +244,9 @@ def _pose(e):
 
 @borrowing
 def solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q, work):
-    """:func:`solve` for a target given as 16 row-major entries ``e``, the search left to the caller."""
+    """:func:`solve` for a target given as 16 row-major entries ``e``."""
     rotation, position = _pose(e)
-    return solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work, False)
-
-
-@borrowing
-def flipped(geo, e, seed, seeded, pole, has_pole, arm):
-    """The construction of the other elbow bend into ``arm`` (for the caller's search)."""
-    if not seeded:
-        seed = geo[REST : REST + 7]
-    rotation, position = _pose(e)
-    construct(geo, rotation, position, seed, seeded, (pole[0], pole[1], pole[2]), has_pole, True, arm)
-
-
-@borrowing
-def finish(geo, e, q, reason):
-    """Clip q (7,) into the limits and compare its FK with the target ``e`` (16 entries):
-    (reason, position error [m], orientation error [rad])."""
-    rotation, position = _pose(e)
-    return _finish(geo, q, reason, rotation, position)
+    return solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work)
 
 
 @borrowing
@@ -307,7 +283,6 @@ def solve_columns(
             has_pole,
             q[m],
             work,
-            True,
         )
         reason[m], position_error[m], orientation_error[m], continuous[m] = found
 
