@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels import arm7_newton, turn_bound
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
@@ -51,7 +51,7 @@ def pack(arm) -> np.ndarray:
     )
 
 
-@inlined
+@borrowing
 def _columns(a, start):
     return (
         (a[start], a[start + 1], a[start + 2]),
@@ -60,7 +60,7 @@ def _columns(a, start):
     )
 
 
-@inlined
+@borrowing
 def _times(axis, columns, c, s):
     """Columns of M · Rot(axis, q) for c = cos q, s = sin q."""
     basis = (
@@ -71,7 +71,7 @@ def _times(axis, columns, c, s):
     return (matvec(columns, basis[0]), matvec(columns, basis[1]), matvec(columns, basis[2]))
 
 
-@inlined
+@borrowing
 def _turned(arm, psi):
     """The construction's shoulder rotation turned by ψ [rad] about the shoulder→wrist axis."""
     axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
@@ -79,7 +79,7 @@ def _turned(arm, psi):
     return (rotate(axis, c, s, frame[0]), rotate(axis, c, s, frame[1]), rotate(axis, c, s, frame[2]))
 
 
-@inlined
+@borrowing
 def _wrist_rotation(geo, arm, frame):
     """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame``."""
     forward = _times(
@@ -89,12 +89,12 @@ def _wrist_rotation(geo, arm, frame):
     return (tmatvec(forward, goal[0]), tmatvec(forward, goal[1]), tmatvec(forward, goal[2]))
 
 
-@inlined
+@borrowing
 def _seeds(arm):
     return (arm[SEED], arm[SEED + 1], arm[SEED + 2]), (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6])
 
 
-@inlined
+@borrowing
 def _store(q, shoulder, q4, wrist):
     q[0], q[1], q[2], q[3], q[4], q[5], q[6] = (
         shoulder[0],
@@ -107,7 +107,7 @@ def _store(q, shoulder, q4, wrist):
     )
 
 
-@inlined
+@borrowing
 def seed_branches(shoulder, wrist, geo, arm, frame, q):
     """q (7,) at the shoulder rotation ``frame`` on the branches nearest the seed; returns the
     violation [rad] and the branches (shoulder, wrist: True for the first)."""
@@ -119,7 +119,7 @@ def seed_branches(shoulder, wrist, geo, arm, frame, q):
     return s_out + w_out, s_upper, w_upper
 
 
-@inlined
+@borrowing
 def _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q):
     """q (7,) at swivel ψ [rad] on the given branches, its entries from the swivel forms ``forms``
     (:func:`groups`); returns its violation [rad]."""
@@ -131,7 +131,7 @@ def _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q):
     return s_out + w_out
 
 
-@inlined
+@borrowing
 def joints(shoulder, wrist, geo, arm, frame, q):
     """The solver's step 3 (``_joints``): q (7,) at the shoulder rotation ``frame``, each triple on
     its branch within limits nearest the seed; returns how far both are outside their limits [rad]."""
@@ -142,7 +142,7 @@ def joints(shoulder, wrist, geo, arm, frame, q):
     return s_out + w_out
 
 
-@inlined
+@borrowing
 def _form(y, x, axis, sign, forms, i):
     """forms[i] = (k_c, k_s, k_1) of y · Rot(axis, sign ψ) x (swivel_search.form_coefficients)."""
     along = (y[0] * axis[0] + y[1] * axis[1] + y[2] * axis[2]) * (
@@ -218,7 +218,7 @@ def _outward(bounds, pieces, order):
             left -= 1
 
 
-@inlined
+@borrowing
 def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
     """Both triples within their limits at swivel ``middle`` [rad] on the given branches (-1:
     either). The wrist first: with its narrower ranges it is the one that fails more often (471
@@ -255,7 +255,7 @@ def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scr
     return False, 0.0
 
 
-@inlined
+@borrowing
 def _step(q, arm):
     """The largest joint change [rad] from the seed."""
     step = 0.0
@@ -264,7 +264,7 @@ def _step(q, arm):
     return step
 
 
-@inlined
+@borrowing
 def _distance(q, arm):
     total = 0.0
     for i in range(7):
@@ -272,7 +272,7 @@ def _distance(q, arm):
     return total
 
 
-@inlined
+@borrowing
 def _shoulder_distance(s_angles, arm):
     """The first four terms of :func:`_distance` (shoulder angles, elbow), summed in its order: a
     lower bound of the whole distance [rad²], as the wrist's terms are squares."""
@@ -282,7 +282,7 @@ def _shoulder_distance(s_angles, arm):
     return total + (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
 
 
-@inlined
+@borrowing
 def _copy(source, destination):
     for i in range(destination.shape[0]):
         destination[i] = source[i]

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels.vector3 import dot, matvec, wrap
 
 ALIGNED = 1e-12  # axis_triple.ALIGNED
@@ -43,7 +43,7 @@ def constants(triple) -> np.ndarray:
     return t
 
 
-@inlined
+@borrowing
 def entry(t, i, rotation):
     """u·R w of pair i (:meth:`AxisTriple.entry_pairs` order) for R given by its columns."""
     start = PAIRS + 6 * i
@@ -51,7 +51,7 @@ def entry(t, i, rotation):
     return dot(u, matvec(rotation, (t[start + 3], t[start + 4], t[start + 5])))
 
 
-@inlined
+@borrowing
 def entries(t, rotation):
     """The six entries :func:`first_raw` needs."""
     return (
@@ -64,7 +64,7 @@ def entries(t, rotation):
     )
 
 
-@inlined
+@borrowing
 def first_raw(t, e, seed0):
     """The first branch's angles before they are brought into range (AxisTriple._first_raw)."""
     g, n1, d1, n3, bb, ab = e
@@ -85,18 +85,18 @@ def first_raw(t, e, seed0):
     return first, middle, third
 
 
-@inlined
+@borrowing
 def _half_turn(angle):
     return angle + (-math.pi if angle > 0.0 else math.pi)
 
 
-@inlined
+@borrowing
 def other(t, angles):
     """The second branch's raw angles from the first's."""
     return _half_turn(angles[0]), 2.0 * t[ALPHA] - angles[1], _half_turn(angles[2])
 
 
-@inlined
+@borrowing
 def _in_range(t, i, angle, seed):
     kind = t[KIND + i]
     if kind == RAW:
@@ -108,7 +108,7 @@ def _in_range(t, i, angle, seed):
     return near_seed if t[LOWER + i] <= near_seed <= t[UPPER + i] else near_middle
 
 
-@inlined
+@borrowing
 def ranged(t, angles, seed):
     """Each angle at its representative within the limits (nearest the seed where several)."""
     if t[ALL_RAW] != 0.0:
@@ -120,7 +120,7 @@ def ranged(t, angles, seed):
     )
 
 
-@inlined
+@borrowing
 def violation(t, angles):
     """Total distance [rad] of the angles outside their limits."""
     total = 0.0
@@ -130,7 +130,7 @@ def violation(t, angles):
     return total
 
 
-@inlined
+@borrowing
 def _distance(angles, seed):
     total = 0.0
     for i in range(3):
@@ -138,7 +138,7 @@ def _distance(angles, seed):
     return total
 
 
-@inlined
+@borrowing
 def seed_branch(t, e, seed):
     """The branch nearest the seed whatever the limits: angles, violation, True for the first."""
     raw = first_raw(t, e, seed[0])
@@ -148,7 +148,7 @@ def seed_branch(t, e, seed):
     return chosen, violation(t, chosen), upper
 
 
-@inlined
+@borrowing
 def on_branch(t, e, seed, upper):
     """The angles of one branch (``upper``: the first) and their violation."""
     raw = first_raw(t, e, seed[0])
@@ -156,7 +156,7 @@ def on_branch(t, e, seed, upper):
     return chosen, violation(t, chosen)
 
 
-@inlined
+@borrowing
 def prefer_first(violation1, distance1, violation2, distance2):
     """axis_triple.prefer_first: less outside the limits, else nearer the seed."""
     return violation1 < violation2 - LIMIT_TOLERANCE or (
@@ -164,7 +164,7 @@ def prefer_first(violation1, distance1, violation2, distance2):
     )
 
 
-@inlined
+@borrowing
 def nearest(t, e, seed):
     """The branch within limits nearest the seed (else the one least outside): angles, violation."""
     raw = first_raw(t, e, seed[0])
@@ -180,7 +180,7 @@ def nearest(t, e, seed):
     return second, v2
 
 
-@inlined
+@borrowing
 def entries_at(forms, cos_psi, sin_psi):
     """The six entries :func:`first_raw` needs at swivel ψ, from their swivel forms (ENTRIES, 3):
     each entry is k_c cos ψ + k_s sin ψ + k_1."""
@@ -194,7 +194,7 @@ def entries_at(forms, cos_psi, sin_psi):
     )
 
 
-@inlined
+@borrowing
 def feasible(t, forms, seed, branch, cos_psi, sin_psi):
     """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
     ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
@@ -208,7 +208,7 @@ def feasible(t, forms, seed, branch, cos_psi, sin_psi):
     return min(first, second) <= LIMIT_TOLERANCE
 
 
-@inlined
+@borrowing
 def form_roots(k_c, k_s, k_1):
     """The ψ in [-π, π] with k_c cos ψ + k_s sin ψ + k_1 = 0: (count 0 or 2, root, root)."""
     amplitude = math.hypot(k_c, k_s)
@@ -218,7 +218,7 @@ def form_roots(k_c, k_s, k_1):
     return 2, _remainder(phase + spread), _remainder(phase - spread)
 
 
-@inlined
+@borrowing
 def _remainder(angle):
     """math.remainder(angle, 2π) for angles within [-2π, 2π] (exact: Sterbenz)."""
     two_pi = 2.0 * math.pi
@@ -266,7 +266,7 @@ def matching_roots(forms, angles, roots, count):
     return count
 
 
-@inlined
+@borrowing
 def rates_at(forms, cos_psi, sin_psi):
     """d/dψ of :func:`entries_at`'s six entries: -k_c sin ψ + k_s cos ψ each."""
     return (
@@ -279,7 +279,7 @@ def rates_at(forms, cos_psi, sin_psi):
     )
 
 
-@inlined
+@borrowing
 def first_rates(t, e, de):
     """AxisTriple.first_rates: d/dψ of :func:`first_raw`'s angles [rad/rad] from the entries ``e``
     and their rates ``de``; NaN near the alignment (|R c × a| < ``RATE_ALIGNED``)."""

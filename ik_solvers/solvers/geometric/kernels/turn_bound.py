@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import borrowing
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate
 
 SLACK = 1e-6  # [rad] taken off each rotation angle: its rounding (≲ 1e-7 near 0) never lifts the bound
@@ -58,14 +58,14 @@ def forms(axis, frame, forward, goal, shoulder_seed, wrist_seed):
     return _trace_form(axis, frame, shoulder_seed), _trace_form(axis, goal, reach)
 
 
-@inlined
+@borrowing
 def _angle(form, c, s):
     """The rotation angle [rad] of the trace form ``form`` at (cos ψ, sin ψ), less SLACK (≥ 0)."""
     cosine = min(max(0.5 * (form[0] + form[1] * c + form[2] * s - 1.0), -1.0), 1.0)
     return max(math.acos(cosine) - SLACK, 0.0)
 
 
-@inlined
+@borrowing
 def parts(turn_forms, c, s):
     """Lower bounds [rad²] of the shoulder's and of the wrist's share of |q - seed|² of any
     solution at the swivel ψ with c = cos ψ, s = sin ψ; ``turn_forms``: :func:`forms`. With the
