@@ -14,7 +14,7 @@ import math
 import numba
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing, inlined, parallel_borrowing
+from ik_solvers.compiled.jit import borrowing, parallel_borrowing
 from ik_solvers.solvers.geometric.kernels import arm7
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
@@ -40,17 +40,17 @@ ELBOW_DIRECTION, JUMP_LIMIT, TOLERANCE = GEO["elbow_direction"], GEO["jump_limit
 LOWER, UPPER, ELBOW_AXIS = GEO["lower"], GEO["upper"], GEO["elbow_axis"]
 
 
-@inlined
+@borrowing
 def _v(a, start):
     return (a[start], a[start + 1], a[start + 2])
 
 
-@inlined
+@borrowing
 def _normalised(v):
     return scale(v, 1.0 / max(math.sqrt(dot(v, v)), TINY))
 
 
-@inlined
+@borrowing
 def _shoulder_to_wrist(geo, c4, s4):
     """v = e + R4 f with Rs = I [m] (ArmGeometry.shoulder_to_wrist)."""
     return (
@@ -60,7 +60,7 @@ def _shoulder_to_wrist(geo, c4, s4):
     )
 
 
-@inlined
+@borrowing
 def _seed_turn(geo, seed, vector):
     """The seed's shoulder rotation Rot(a1, q1) Rot(a2, q2) Rot(a3, q3) applied to ``vector``."""
     for i in range(2, -1, -1):
@@ -68,13 +68,13 @@ def _seed_turn(geo, seed, vector):
     return vector
 
 
-@inlined
+@borrowing
 def _normal_part(vector, axis):
     across = sub(vector, scale(axis, dot(vector, axis)))
     return across, math.sqrt(dot(across, across))
 
 
-@inlined
+@borrowing
 def _toward(direction, angle, axis, offset):
     """elbow_direction.toward: (valid, R0 k for the elbow toward ``direction`` turned by ``angle``)."""
     across, length = _normal_part(direction, axis)
@@ -88,18 +88,18 @@ def _toward(direction, angle, axis, offset):
     return length > 1e-9 and lever > 1e-9, turned
 
 
-@inlined
+@borrowing
 def _following(vector, axis):
     across, length = _normal_part(vector, axis)
     return length > 1e-6, scale(across, 1.0 / max(length, TINY))
 
 
-@inlined
+@borrowing
 def _outside(angle, lower, upper):
     return max(lower - angle, 0.0) + max(angle - upper, 0.0)
 
 
-@inlined
+@borrowing
 def _elbow(geo, distance2, seed4, flip):
     """solver._elbow: (q4, reason, the other root fits too, the root continues the seed's elbow)."""
     amplitude = geo[AMPLITUDE]
@@ -166,7 +166,7 @@ def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
     return reason, alternative, kept
 
 
-@inlined
+@borrowing
 def forward(geo, q):
     """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,)."""
     rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -190,7 +190,7 @@ def forward(geo, q):
     return rotation, add(add(_v(geo, SHOULDER_CENTRE), reach), matvec(rotation, _v(geo, TOOL)))
 
 
-@inlined
+@borrowing
 def _finish(geo, q, reason, rotation, position):
     """Clip q (7,) into the limits, compare its FK with the target: (reason, errors)."""
     for i in range(7):
@@ -236,7 +236,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     return reason, position_error, orientation_error, continuous
 
 
-@inlined
+@borrowing
 def _pose(e):
     """Rotation columns and translation of 16 row-major entries."""
     return ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10])), (e[3], e[7], e[11])
