@@ -5,7 +5,7 @@ Runs ``ik_demo --quick --fixed-base --servo-bus PROTOCOL`` K times (optionally b
 prints one row per run: the 1-minute load average at its start, the worst settled tracking error
 [mm] of each chain (the demo's own figure; the issue's bound is 10 mm), the bus's mean read+write
 cycle rate [Hz], the rate 99 % of its cycles reach (p1), its overruns (cycles that ended after the
-next one's deadline), the longest gap between two answered cycles [s] and errors (servo_bridge's
+next one's deadline) and dropped deadlines (more than the bridge catches up), the longest gap between two answered cycles [s] and errors (servo_bridge's
 summary), and the CPU time [s] (user + system, from
 /proc, sampled while the run lasts) each process of the pipeline used, with its CPU cost per bus
 cycle [ms]. CPU time, unlike wall time, does not grow when neighbours take the cores.
@@ -154,7 +154,7 @@ def main() -> int:
             print(
                 f"run {k}: load {load:.1f} exit {code} {'ok ' if ok else 'BAD'} settled mm: {chains}; "
                 f"bus {bus.get('cycle_hz', 0):.1f} Hz (p1 {bus.get('cycle_hz_p1', 0):.1f} Hz, "
-                f"{bus.get('overruns', '?')} overruns, longest gap {bus.get('longest_gap_s', '?')} s), "
+                f"{bus.get('overruns', '?')} overruns, {bus.get('dropped', '?')} dropped, longest gap {bus.get('longest_gap_s', '?')} s), "
                 f"{bus.get('errors', '?')} errors {bus.get('errors_by_kind', {})}; "
                 f"wall {wall:.0f} s",
                 flush=True,

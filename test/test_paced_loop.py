@@ -1,6 +1,7 @@
 """PacedLoop, the servo bridge's bus-cycle thread: steps start on a fixed grid, a late step is
-followed by one at once (the grid kept, the mean rate kept), a step more than a period late drops
-the missed deadlines instead of running several back to back; an exception is handed on.
+followed by one at once (the grid kept, the mean rate kept), a lag of up to ``catch_up`` periods is
+caught up with steps back to back, a longer one drops the missed deadlines (on the same grid); an
+exception is handed on.
 
 A scripted clock (each step takes the time the script says, each sleep advances the clock by what
 it was asked) makes the schedule exact and independent of the machine's load; the thread is real.
@@ -31,7 +32,7 @@ class ScriptedTime:
     def sleep(self, seconds: float) -> None:
         self.now += seconds
 
-    def run(self, loop_error=None) -> tuple[PacedLoop, list[BaseException]]:
+    def run(self, loop_error=None, catch_up: int = 1) -> tuple[PacedLoop, list[BaseException]]:
         """Run the loop through the script (or until a step raises ``loop_error`` at the second
         step); the loop and the exceptions handed to ``on_error``."""
         done, errors = threading.Event(), []
@@ -49,7 +50,7 @@ class ScriptedTime:
             errors.append(error)
             done.set()
 
-        loop = PacedLoop(PERIOD, step, failed, clock=self.clock, sleep=self.sleep)
+        loop = PacedLoop(PERIOD, step, failed, clock=self.clock, sleep=self.sleep, catch_up=catch_up)
         loop.start()
         assert done.wait(10.0), "the loop did not get through its script"
         loop.stop()
@@ -70,11 +71,32 @@ def test_a_late_step_is_counted_and_the_next_starts_at_once_on_the_same_grid():
     assert loop.overruns == 1 and loop.dropped == 0
 
 
-def test_a_step_more_than_a_period_late_drops_the_missed_deadlines_and_never_catches_up():
+def test_a_step_more_than_catch_up_periods_late_drops_the_missed_deadlines_on_the_same_grid():
     timing = ScriptedTime([0.002, 0.045, 0.002, 0.002])  # ends at 0.055: deadlines 0.02..0.05 missed
-    loop, _ = timing.run()
-    assert timing.starts == pytest.approx([0.0, 0.01, 0.055, 0.065])  # one at once, then a period
+    loop, _ = timing.run()  # catch_up 1: deadlines a whole period behind are dropped
+    assert timing.starts == pytest.approx([0.0, 0.01, 0.055, 0.06])  # the latest at once, then the grid
     assert loop.overruns == 1 and loop.dropped == 3
+
+
+def test_a_lag_within_catch_up_periods_is_caught_up_with_steps_back_to_back():
+    # the second step ends at 0.045, 2.5 periods behind; steps of 6 ms gain 4 ms each on the grid
+    timing = ScriptedTime([0.002, 0.035, *[0.006] * 5, 0.002, 0.002])
+    loop, _ = timing.run(catch_up=5)
+    back_to_back = [0.045, 0.051, 0.057, 0.063, 0.069, 0.075]
+    assert timing.starts == pytest.approx([0.0, 0.01, *back_to_back, 0.08])  # on the grid again
+    assert loop.overruns == 6 and loop.dropped == 0  # 9 steps in 9 periods: the mean rate kept
+
+
+def test_a_lag_beyond_catch_up_periods_is_dropped_not_caught_up():
+    timing = ScriptedTime([0.002, 0.075, 0.002, 0.002])  # ends at 0.085, 6.5 periods behind
+    loop, _ = timing.run(catch_up=5)
+    assert timing.starts == pytest.approx([0.0, 0.01, 0.085, 0.09])
+    assert loop.overruns == 1 and loop.dropped == 6
+
+
+def test_a_catch_up_below_one_period_is_refused_with_the_value():
+    with pytest.raises(ValueError, match=r"catch_up must be >= 1 period, not 0"):
+        PacedLoop(PERIOD, lambda now: None, catch_up=0)
 
 
 def test_an_exception_in_a_step_ends_the_loop_and_is_handed_on():

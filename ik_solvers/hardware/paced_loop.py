@@ -6,9 +6,13 @@ drops a tick whenever one comes late (98 Hz instead of 100 Hz in the demo on a q
 
 Schedule: step ``k`` is due at ``start + k x period``; the loop sleeps until the next deadline.
 A step that ends after the next deadline is counted as an overrun and the next step starts at
-once; the schedule keeps its grid, so one late step does not lower the mean rate. When the loop is
-more than a whole period behind (the process was not scheduled), the missed deadlines are dropped
-and the grid starts again from now: never several steps back to back to catch up.
+once; the schedule keeps its grid, so one late step does not lower the mean rate. Up to
+``catch_up`` periods behind (a step held up, or the thread not scheduled for a while), the missed
+deadlines are caught up: steps run back to back until the loop is on its grid again, each as soon
+as the one before ends (a bus cycle takes less than a period, so each gains on the grid). Further
+behind (a starved process), the missed deadlines are dropped, counted in :attr:`PacedLoop.dropped`,
+and the loop goes on from the latest one, on the same grid: a long burst of steps would come too
+late to matter and would hold the CPU longer still.
 
 Priority: with ``priority`` 1-99 the thread asks Linux for the real-time policy SCHED_FIFO at that
 priority, as ros2_control's controller manager does for its loop (``thread_priority``). On a busy
@@ -41,9 +45,11 @@ class PacedLoop:
         clock: monotonic clock [s].
         sleep: waits its argument [s] (a stop request is seen at the next deadline).
         priority: 0 = the ordinary policy; 1-99 = SCHED_FIFO at that priority (see the module).
+        catch_up: how many periods behind the loop catches up with steps back to back; deadlines
+            further behind are dropped (see the module), >= 1.
 
     Raises:
-        ValueError: ``period`` not > 0 or ``priority`` outside 0-99.
+        ValueError: ``period`` not > 0, ``priority`` outside 0-99 or ``catch_up`` < 1.
     """
 
     def __init__(
@@ -55,9 +61,12 @@ class PacedLoop:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         priority: int = 0,
+        catch_up: int = 1,
     ) -> None:
         if not period > 0.0:
             raise ValueError(f"period must be > 0 s, not {period!r}")
+        if not catch_up >= 1:
+            raise ValueError(f"catch_up must be >= 1 period, not {catch_up!r}")
         if not 0 <= priority <= MAX_PRIORITY:
             raise ValueError(
                 f"priority must be 0 (ordinary) to {MAX_PRIORITY} (SCHED_FIFO), not {priority!r}"
@@ -66,12 +75,13 @@ class PacedLoop:
         self.scheduling = "ordinary"  # what the thread got, in words, once start() returned
         self._scheduled = threading.Event()
         self.period = period
+        self.catch_up = catch_up
         self.step = step
         self.on_error = on_error
         self.clock = clock
         self.sleep = sleep
         self.overruns = 0  # steps that ended after the next one's deadline
-        self.dropped = 0  # deadlines skipped because the loop was more than a period behind
+        self.dropped = 0  # deadlines skipped because the loop was more than catch_up periods behind
         self.error: BaseException | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -109,14 +119,16 @@ class PacedLoop:
                 self.sleep(wait)
 
     def _next_deadline(self, deadline: float) -> float:
-        """The deadline after ``deadline``; counts an overrun, drops the grid when a period behind."""
+        """The deadline after ``deadline``; counts an overrun; when more than ``catch_up`` periods
+        behind, skips the missed deadlines but the latest (it is due at once), on the same grid."""
         deadline += self.period
         now = self.clock()
         if now > deadline:
             self.overruns += 1
-            if now - deadline > self.period:
-                self.dropped += int((now - deadline) / self.period)
-                deadline = now
+            behind = int((now - deadline) / self.period)  # whole periods
+            if behind >= self.catch_up:
+                self.dropped += behind
+                deadline += behind * self.period
         return deadline
 
 
