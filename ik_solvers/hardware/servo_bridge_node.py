@@ -12,8 +12,8 @@ this node only moves messages, and logs what the bridge skipped or saw change (t
 one line a second of each kind).
 
 Threads: the bus cycle runs on a thread of its own at ``rate`` Hz on a deadline schedule
-(:class:`~ik_solvers.hardware.paced_loop.PacedLoop`; up to CATCH_UP seconds of missed cycles are
-caught up back to back), and publishes ``joint_states``,
+(:class:`~ik_solvers.hardware.paced_loop.PacedLoop`; missed cycles are caught up in bursts of at
+most CATCH_UP back to back), and publishes ``joint_states``,
 ``/diagnostics`` and the log lines from there; the executor's thread only hands commands to the
 bridge (under its command lock) and serves ``~/set_torque`` (under the bus lock, between two
 cycles). Subscriptions and services never delay a cycle, and a cycle never waits for the executor.
@@ -61,10 +61,11 @@ NAME_CHARS = 40
 # The executor's thread must not keep the bus thread waiting for the interpreter lock (default 5 ms,
 # half a cycle), as in the emulator's sim link.
 SWITCH_INTERVAL = 0.0002  # [s]
-# [s] of missed cycles the bus thread catches up with cycles back to back (the bus allows ~150 a
-# second: 141-152 Hz flat out on 26 Dynamixel servos); a longer lag is dropped. The demo's bus lost
-# 0.3 % of its cycles to lags of 17-53 ms (99.7 Hz mean) when only one period was caught up.
-CATCH_UP = 0.1
+# Most cycles in a burst that catches up missed ones (PacedLoop): a cycle of 26 Dynamixel servos
+# takes ~6.6 ms of the 10 ms period (141-152 Hz flat out), so 25 back to back make up a lag of
+# ~85 ms; slower cycles (a loaded machine) make up less, and a lag they cannot is dropped. The
+# demo's bus lost 0.3 % of its cycles (99.7 Hz mean) to lags of 17-53 ms, dropped once a period long.
+CATCH_UP = 25
 
 
 def declare(node: Node) -> dict:
@@ -117,7 +118,7 @@ class ServoBridgeNode(Node):
                 self.on_loop_error,
                 "servo bus",
                 priority=p["thread_priority"],
-                catch_up=max(1, round(CATCH_UP * config.rate_hz)),
+                catch_up=CATCH_UP,
             )
         except ValueError as error:
             raise ValueError(f"thread_{error}") from None  # "thread_priority must be …"
