@@ -11,7 +11,8 @@ summary), and the CPU time [s] (user + system, from
 cycle [ms]. CPU time, unlike wall time, does not grow when neighbours take the cores.
 
 Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech|none] [--neighbours 1]``
-(``none``: the simulator-only demo, the same timeline without the bus, for comparison).
+(``none``: the simulator-only demo, the same timeline without the bus, for comparison). Each
+run's output folder keeps the demo's printed output (``logs/ik_demo.txt``: why a run exited 1).
 """
 
 from __future__ import annotations
@@ -69,20 +70,22 @@ def cpu_seconds(pid: int) -> tuple[str, float] | None:
 def run_demo(protocol: str, output: Path) -> tuple[int, dict, dict[str, float], float]:
     """One demo run: exit code, results.json, CPU seconds per process name, wall time [s]."""
     start = time.monotonic()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ik_solvers.demo.ik_demo",
-            "--quick",
-            "--fixed-base",
-            *(["--servo-bus", protocol] if protocol != "none" else []),
-            "--output",
-            str(output),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
+    (output / "logs").mkdir(parents=True, exist_ok=True)
+    with (output / "logs" / "ik_demo.txt").open("w") as printed:  # the demo's words: why it failed
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ik_solvers.demo.ik_demo",
+                "--quick",
+                "--fixed-base",
+                *(["--servo-bus", protocol] if protocol != "none" else []),
+                "--output",
+                str(output),
+            ],
+            stdout=printed,
+            stderr=subprocess.STDOUT,
+        )
     last: dict[int, tuple[str, float]] = {}
     while process.poll() is None:
         for pid in [process.pid, *children_of(process.pid)]:
