@@ -4,7 +4,7 @@ Starts ``servo_bus_emulator`` (26 servos, 1 Mbit/s, on a pty) and the ``servo_br
 script against it, publishes ``joint_commands`` of all 26 joints at ``--commands`` Hz from this
 process (the demo's ik_node sends 4 chains x 100 Hz), stops the bridge after ``--seconds`` and
 prints its summary: mean cycle rate, the rate 99 % of the cycles reach (p1), overruns (cycles that
-ended after the next one's deadline), the longest gap, errors; and the bridge's CPU time [s] per
+ended after the next one's deadline), dropped deadlines, the longest gap, errors; and the bridge's CPU time [s] per
 second of the run (user + system, /proc), beside ``uptime``.
 
 Run: ``python bench/servo_bridge_rate.py [--protocol feetech] [--seconds 20] [--commands 400]``.
@@ -92,7 +92,7 @@ def main() -> int:
     print(
         f"servo_bridge ({args.protocol}, {args.commands:g} commands/s, {args.seconds:g} s): "
         f"{summary['cycle_hz']:.1f} Hz mean, p1 {summary.get('cycle_hz_p1', math.nan):.1f} Hz, "
-        f"{summary.get('overruns', '?')} overruns, longest gap {summary['longest_gap_s']} s, "
+        f"{summary.get('overruns', '?')} overruns, {summary.get('dropped', '?')} dropped, longest gap {summary['longest_gap_s']} s, "
         f"{summary['errors']} errors {summary['errors_by_kind']}; CPU {cpu:.2f} s/s"
     )
     print(subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip())

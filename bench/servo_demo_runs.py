@@ -5,13 +5,14 @@ Runs ``ik_demo --quick --fixed-base --servo-bus PROTOCOL`` K times (optionally b
 prints one row per run: the 1-minute load average at its start, the worst settled tracking error
 [mm] of each chain (the demo's own figure; the issue's bound is 10 mm), the bus's mean read+write
 cycle rate [Hz], the rate 99 % of its cycles reach (p1), its overruns (cycles that ended after the
-next one's deadline), the longest gap between two answered cycles [s] and errors (servo_bridge's
+next one's deadline) and dropped deadlines (more than the bridge catches up), the longest gap between two answered cycles [s] and errors (servo_bridge's
 summary), and the CPU time [s] (user + system, from
 /proc, sampled while the run lasts) each process of the pipeline used, with its CPU cost per bus
 cycle [ms]. CPU time, unlike wall time, does not grow when neighbours take the cores.
 
 Run: ``python bench/servo_demo_runs.py --runs 10 [--protocol feetech|none] [--neighbours 1]``
-(``none``: the simulator-only demo, the same timeline without the bus, for comparison).
+(``none``: the simulator-only demo, the same timeline without the bus, for comparison). Each
+run's output folder keeps the demo's printed output (``logs/ik_demo.txt``: why a run exited 1).
 """
 
 from __future__ import annotations
@@ -69,20 +70,22 @@ def cpu_seconds(pid: int) -> tuple[str, float] | None:
 def run_demo(protocol: str, output: Path) -> tuple[int, dict, dict[str, float], float]:
     """One demo run: exit code, results.json, CPU seconds per process name, wall time [s]."""
     start = time.monotonic()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ik_solvers.demo.ik_demo",
-            "--quick",
-            "--fixed-base",
-            *(["--servo-bus", protocol] if protocol != "none" else []),
-            "--output",
-            str(output),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
+    (output / "logs").mkdir(parents=True, exist_ok=True)
+    with (output / "logs" / "ik_demo.txt").open("w") as printed:  # the demo's words: why it failed
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ik_solvers.demo.ik_demo",
+                "--quick",
+                "--fixed-base",
+                *(["--servo-bus", protocol] if protocol != "none" else []),
+                "--output",
+                str(output),
+            ],
+            stdout=printed,
+            stderr=subprocess.STDOUT,
+        )
     last: dict[int, tuple[str, float]] = {}
     while process.poll() is None:
         for pid in [process.pid, *children_of(process.pid)]:
@@ -154,7 +157,7 @@ def main() -> int:
             print(
                 f"run {k}: load {load:.1f} exit {code} {'ok ' if ok else 'BAD'} settled mm: {chains}; "
                 f"bus {bus.get('cycle_hz', 0):.1f} Hz (p1 {bus.get('cycle_hz_p1', 0):.1f} Hz, "
-                f"{bus.get('overruns', '?')} overruns, longest gap {bus.get('longest_gap_s', '?')} s), "
+                f"{bus.get('overruns', '?')} overruns, {bus.get('dropped', '?')} dropped, longest gap {bus.get('longest_gap_s', '?')} s), "
                 f"{bus.get('errors', '?')} errors {bus.get('errors_by_kind', {})}; "
                 f"wall {wall:.0f} s",
                 flush=True,

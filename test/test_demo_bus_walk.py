@@ -52,12 +52,7 @@ def bus_walk(tmp_path_factory):
             "sim_node",
             "--ros-args",
             *robot,
-            "-p",
-            "floating_base:=true",
-            "-p",
-            "lock_step:=true",
-            "-p",
-            f"lock_step_timeout:={free_standing.LOCK_STEP_TIMEOUT}",
+            *free_standing.lock_step_sim_arguments(config.dt),
             *bus.sim_parameters,
         )
         bus.start(children)

@@ -24,6 +24,7 @@ from geometry_msgs.msg import PoseStamped, Twist
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from std_msgs.msg import Bool
 
+from ik_solvers.demo.free_standing import lock_step_sim_arguments
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
 
@@ -50,16 +51,7 @@ def test_the_stabilised_fast_gait_walks_through_the_nodes(processes, make_node, 
     assert config.stabilise
     sim_time = ["-p", "use_sim_time:=true"]
     sim = processes.start_console_script(
-        "sim_node",
-        "--ros-args",
-        "-p",
-        "floating_base:=true",
-        "-p",
-        "lock_step:=true",
-        "-p",
-        f"control_period:={config.dt}",
-        "-p",
-        "lock_step_timeout:=1.0",
+        "sim_node", "--ros-args", *lock_step_sim_arguments(config.dt, lock_step_timeout=1.0)
     )
     ik = processes.start_console_script(
         "ik_node",

@@ -110,6 +110,22 @@ def add_options(parser) -> None:
     )
 
 
+def lock_step_sim_arguments(control_period: float, lock_step_timeout: float = LOCK_STEP_TIMEOUT) -> list[str]:
+    """sim_node's parameters for a free-standing robot lock-stepped to walk_node: a floating base;
+    the physics runs one ``control_period`` [s] (walk_node's) once the controllers have answered it,
+    or after ``lock_step_timeout`` [s] of wall time without an answer."""
+    return [
+        "-p",
+        "floating_base:=true",
+        "-p",
+        "lock_step:=true",
+        "-p",
+        f"control_period:={control_period!r}",
+        "-p",
+        f"lock_step_timeout:={lock_step_timeout!r}",
+    ]
+
+
 def servo_parameters(options) -> list[str]:
     """sim_node parameters of the ``--servo-model`` and ``--command-latency`` options."""
     return [
@@ -156,16 +172,9 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
             "sim_node",
             "--ros-args",
             *robot,
-            "-p",
-            "floating_base:=true",
+            *lock_step_sim_arguments(config.dt),
             "-p",
             f"report_period:={SIM_REPORT_PERIOD}",
-            "-p",
-            "lock_step:=true",
-            "-p",
-            f"control_period:={config.dt}",
-            "-p",
-            f"lock_step_timeout:={LOCK_STEP_TIMEOUT}",
             "-p",
             "lock_step_pace:=/walk_node/zmp",  # the arms' commands alone never run a period
             *servo_parameters(options),

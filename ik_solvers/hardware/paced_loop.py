@@ -6,9 +6,13 @@ drops a tick whenever one comes late (98 Hz instead of 100 Hz in the demo on a q
 
 Schedule: step ``k`` is due at ``start + k x period``; the loop sleeps until the next deadline.
 A step that ends after the next deadline is counted as an overrun and the next step starts at
-once; the schedule keeps its grid, so one late step does not lower the mean rate. When the loop is
-more than a whole period behind (the process was not scheduled), the missed deadlines are dropped
-and the grid starts again from now: never several steps back to back to catch up.
+once; the schedule keeps its grid, so one late step does not lower the mean rate. A loop a whole
+period or more behind (a step held up, the thread not scheduled) catches up in a bounded burst:
+steps run back to back, each gaining on the grid what a step takes less than a period, as long as
+the lag can be made up within ``catch_up`` steps at the pace of the recent steps (the median
+of the last PACE_STEPS durations). Otherwise (a lag too long, or steps that take a period or
+more: the machine has no time to spare) the missed deadlines are dropped, counted in
+:attr:`PacedLoop.dropped`, and the loop goes on from the latest of them, on the same grid.
 
 Priority: with ``priority`` 1-99 the thread asks Linux for the real-time policy SCHED_FIFO at that
 priority, as ros2_control's controller manager does for its loop (``thread_priority``). On a busy
@@ -21,11 +25,14 @@ and :attr:`scheduling` says why.
 from __future__ import annotations
 
 import os
+import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 MAX_PRIORITY = 99  # SCHED_FIFO's highest on Linux
+PACE_STEPS = 9  # recent steps whose median duration is the pace a lag is caught up at
 SCHEDULING_WAIT = 1.0  # [s] most start() waits for the thread to take its policy
 
 
@@ -41,9 +48,11 @@ class PacedLoop:
         clock: monotonic clock [s].
         sleep: waits its argument [s] (a stop request is seen at the next deadline).
         priority: 0 = the ordinary policy; 1-99 = SCHED_FIFO at that priority (see the module).
+        catch_up: the most steps a burst that catches up a lag may take (see the module); 0 = a
+            lag of a whole period is dropped at once.
 
     Raises:
-        ValueError: ``period`` not > 0 or ``priority`` outside 0-99.
+        ValueError: ``period`` not > 0, ``priority`` outside 0-99 or ``catch_up`` < 0.
     """
 
     def __init__(
@@ -55,9 +64,12 @@ class PacedLoop:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         priority: int = 0,
+        catch_up: int = 0,
     ) -> None:
         if not period > 0.0:
             raise ValueError(f"period must be > 0 s, not {period!r}")
+        if not catch_up >= 0:
+            raise ValueError(f"catch_up must be >= 0 steps, not {catch_up!r}")
         if not 0 <= priority <= MAX_PRIORITY:
             raise ValueError(
                 f"priority must be 0 (ordinary) to {MAX_PRIORITY} (SCHED_FIFO), not {priority!r}"
@@ -66,12 +78,14 @@ class PacedLoop:
         self.scheduling = "ordinary"  # what the thread got, in words, once start() returned
         self._scheduled = threading.Event()
         self.period = period
+        self.catch_up = catch_up
+        self.durations: deque[float] = deque(maxlen=PACE_STEPS)  # [s] of the recent steps
         self.step = step
         self.on_error = on_error
         self.clock = clock
         self.sleep = sleep
         self.overruns = 0  # steps that ended after the next one's deadline
-        self.dropped = 0  # deadlines skipped because the loop was more than a period behind
+        self.dropped = 0  # deadlines skipped: a lag that could not be caught up (see the module)
         self.error: BaseException | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -97,27 +111,37 @@ class PacedLoop:
         self._take_priority()
         deadline = self.clock()
         while not self._stopping.is_set():
+            started = self.clock()
             try:
-                self.step(self.clock())
+                self.step(started)
             except BaseException as error:  # noqa: BLE001 - handed on: the loop must not die silently
                 self.error = error
                 self.on_error(error)
                 return
-            deadline = self._next_deadline(deadline)
+            deadline = self._next_deadline(deadline, started)
             wait = deadline - self.clock()
             if wait > 0.0 and not self._stopping.is_set():
                 self.sleep(wait)
 
-    def _next_deadline(self, deadline: float) -> float:
-        """The deadline after ``deadline``; counts an overrun, drops the grid when a period behind."""
+    def _next_deadline(self, deadline: float, started: float) -> float:
+        """The deadline after ``deadline``, for a step that started at ``started`` [s]; counts an
+        overrun; drops the missed deadlines but the latest (due at once, on the same grid) when the
+        lag cannot be caught up (see the module)."""
         deadline += self.period
         now = self.clock()
+        self.durations.append(now - started)
         if now > deadline:
             self.overruns += 1
-            if now - deadline > self.period:
-                self.dropped += int((now - deadline) / self.period)
-                deadline = now
+            behind = int((now - deadline) / self.period)  # whole periods
+            if behind and not self._can_catch_up(now - deadline):
+                self.dropped += behind
+                deadline += behind * self.period
         return deadline
+
+    def _can_catch_up(self, lag: float) -> bool:
+        """Whether steps back to back at the recent pace make up ``lag`` [s] within ``catch_up`` steps."""
+        gain = self.period - statistics.median(self.durations)  # [s] a step gains on the grid
+        return gain > 0.0 and lag <= self.catch_up * gain
 
 
 def take_fifo_priority(priority: int) -> str:
