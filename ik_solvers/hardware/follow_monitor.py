@@ -3,10 +3,13 @@
 
 A servo is *not following* when, over the last ``time`` seconds, (1) its present position was
 farther than ``tolerance`` from every goal written in that time, and (2) it moved less than
-``tolerance`` toward its current goal. (1) allows the servo its own travel time and the bus delay
-behind a moving goal, up to ``time``; (2) keeps a servo that is slower than its goals (a velocity
-limit below the goals' speed, a heavy load) from counting as stuck while it still closes in. A
-joint that did not answer in a cycle is not judged (its reading is NaN).
+``tolerance`` toward its current goal from where it was ``time`` ago. (1) allows the servo its own
+travel time and the bus delay behind a moving goal, up to ``time``; (2) keeps a servo that is
+slower than its goals (a velocity limit below the goals' speed, a heavy load) from counting as
+stuck while it still closes in. "Toward" is the goal's side of where the servo *was*: a servo that
+overshoots its goal after a fast move (it passed the goal, so the goal is now behind it) has
+closed in by all it travelled, and is not reported for the overshoot. A joint that did not answer
+in a cycle is not judged (its reading is NaN).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ class FollowMonitor:
             return np.zeros(self.n, dtype=bool)
         recent_goals = np.array([goals for _, goals, _ in self.history])
         nearest = np.min(np.abs(recent_goals - present), axis=0)
-        toward = np.sign(goals - present)
-        progress = (present - self.history[0][2]) * toward
+        before = self.history[0][2]
+        progress = (present - before) * np.sign(goals - before)
         with np.errstate(invalid="ignore"):
             return (nearest > self.limits.tolerance) & (progress < self.limits.tolerance)
