@@ -35,8 +35,10 @@ PROTOCOLS = ("dynamixel", "feetech")
 # The emulator's bus loop too: servos answer in hardware time, not when a core is free.
 BUS_THREAD_PRIORITY = 50
 # [s] for the emulator's pty to appear; a failure bound only: at load 17-19 the emulator's start-up
-# (rclpy, the sim link) once took 22.8 s, and the demo gave up at 20 s.
-PORT_TIMEOUT = 60.0
+# (rclpy, the sim link) once took 22.8 s, and the demo gave up at 20 s. The emulator opens it only
+# once sim_node is connected (it gives up itself after SIM_TIMEOUT, saying why).
+SIM_TIMEOUT = 60.0
+PORT_TIMEOUT = SIM_TIMEOUT + 30.0
 SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the bridge cycles at 100 Hz)
 # The SDKs wait 2 x the USB adapter's latency timer + 2 ms for an answer (34 ms at the adapters'
 # 16 ms). An emulated servo answers through a pseudo-terminal, with no adapter, but only once the
@@ -86,7 +88,8 @@ def start(children: Children, protocol: str, output: Path, sim_time: bool = Fals
     port = output / "logs" / f"tty_{protocol}"
     stats = output / "logs" / "servo_bus.json"
     stats.unlink(missing_ok=True)
-    emulator = ["--calibration", str(calibration), "--link", str(port), "--sim"]
+    emulator = ["--calibration", str(calibration), "--link", str(port)]
+    emulator += ["--sim", "--sim-timeout", f"{SIM_TIMEOUT:g}"]
     children.start("servo_bus_emulator", *emulator, "--priority", str(BUS_THREAD_PRIORITY))
     deadline = time.monotonic() + PORT_TIMEOUT
     while not port.exists():

@@ -9,7 +9,8 @@ symlink that survives a ``vanish`` fault, or the pty itself), then serves until 
 starts at its joint's zero (clamped to its range); otherwise ``--ids`` of ``--model`` start at the
 middle of their range; ``--start-offset`` moves every start position. ``--control`` reads fault commands from stdin (see
 :mod:`ik_solvers.hardware.emulator.pty_bus`) and answers each with a JSON line. ``--sim`` takes the
-positions from sim_node (:mod:`ik_solvers.hardware.emulator.sim_link`).
+positions from sim_node (:mod:`ik_solvers.hardware.emulator.sim_link`) and opens the port only once
+sim_node is connected both ways (``--sim-timeout`` [s]; exit 1 with the reason when it is not).
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--control", action="store_true", help="read fault commands from stdin")
     p.add_argument("--sim", action="store_true", help="positions from sim_node (needs --calibration and ROS)")
     p.add_argument(
+        "--sim-timeout",
+        type=float,
+        default=60.0,
+        help="[s] most wait for sim_node before the port opens (--sim); then exit 1",
+    )
+    p.add_argument(
         "--priority",
         type=int,
         choices=range(100),
@@ -95,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
         from ik_solvers.hardware.emulator.sim_link import SimLink
 
         sim_link = SimLink(load_calibration(args.calibration))
+        try:
+            sim_link.wait_for_simulator(args.sim_timeout)
+        except TimeoutError as error:
+            sim_link.close()
+            print(f"servo_bus_emulator: {error}", file=sys.stderr)
+            return 1
     protocol, servos = make_servos(args, sim_link.position_source if sim_link else None)
     pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link)
     port = pty_bus.open()

@@ -7,6 +7,12 @@ ik_node -> servo_bridge -> serial bytes -> emulated servos -> MuJoCo -> serial b
 The goals are stamped with the newest simulator state's stamp (simulated time when sim_node is
 lock-stepped: they were written after that state).
 
+The bus comes up connected: :meth:`SimLink.wait_for_simulator` holds the emulator's port closed
+until sim_node is heard (its first state: the servos' present positions) and subscribes to the
+goals (the servos' goal writes reach the physics), as powered servos answer with their real
+position from the first read. Opened before, a demo's first goals were lost while discovery
+matched the two nodes, and the bridge saw servos at 0 rad refuse them (issue 21).
+
 The bus loop must answer within the SDK's packet timeout even on a loaded machine, so the ROS side
 costs it as little as possible: the goals are published from the bus loop itself, at most every
 ``1 / GOAL_RATE`` s, once every servo of the bus has been brought up to date in a pass; a background
@@ -37,6 +43,7 @@ GOAL_RATE = 200.0  # [Hz] most goals published to the simulator: each write of t
 # per write), not every write of a bridge run flat out
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
+WAIT_POLL = 0.02  # [s] between two looks at the simulator's connection
 LATEST = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 
 
@@ -67,6 +74,29 @@ class SimLink:
             self.executor.spin()
         except ExternalShutdownException:
             pass
+
+    def wait_for_simulator(self, timeout: float) -> None:
+        """Return once sim_node's first state came and it subscribes to the goals.
+
+        Raises:
+            TimeoutError: not within ``timeout`` [s]; the message says which half is missing.
+        """
+        deadline = time.monotonic() + timeout
+        while not (self.measured and self.publisher.get_subscription_count()):
+            if time.monotonic() > deadline:
+                raise TimeoutError(self._missing_simulator(timeout))
+            time.sleep(WAIT_POLL)
+
+    def _missing_simulator(self, timeout: float) -> str:
+        """What of the simulator's connection did not come within ``timeout`` [s], in words."""
+        missing = [] if self.measured else [f"no joint state on {SIM_STATES_TOPIC}"]
+        if not self.publisher.get_subscription_count():
+            missing.append(f"no subscriber to {GOALS_TOPIC}")
+        return (
+            f"no simulator within {timeout:g} s ({', '.join(missing)}): start sim_node with "
+            f"joint_commands:={GOALS_TOPIC} and /joint_states:={SIM_STATES_TOPIC} (or bus_goals:="
+            f"{GOALS_TOPIC}) on the same ROS_DOMAIN_ID"
+        )
 
     def on_states(self, msg: JointState) -> None:
         """Keep the simulator's latest joint angles."""
