@@ -34,11 +34,6 @@ PROTOCOLS = ("dynamixel", "feetech")
 # to 1.3 s apart (ordinary scheduling), past the servos' watchdog; refused without the right, logged.
 # The emulator's bus loop too: servos answer in hardware time, not when a core is free.
 BUS_THREAD_PRIORITY = 50
-# sim_node is the emulated servos' physics: at ordinary scheduling, on a busy machine it was not run
-# for 0.25 s and more while the bus, at SCHED_FIFO, kept answering its stale positions; the bridge
-# then rightly saw all servos stop at once (up to 31 not_following in a demo run at load 14-22).
-# Below the bus's threads: they answer in hardware time first.
-SIM_THREAD_PRIORITY = 40
 # [s] for the emulator's pty to appear; a failure bound only: at load 17-19 the emulator's start-up
 # (rclpy, the sim link) once took 22.8 s, and the demo gave up at 20 s. The emulator opens it only
 # once sim_node is connected (it gives up itself after SIM_TIMEOUT, saying why).
@@ -65,18 +60,12 @@ def add_option(parser: argparse.ArgumentParser) -> None:
 
 
 def sim_remaps(protocol: str | None) -> list[str]:
-    """sim_node's remappings (commands from the emulated servos, its states to the emulator), state
-    rate and scheduling."""
+    """sim_node's remappings (commands from the emulated servos, its states to the emulator) and
+    state rate."""
     if not protocol:
         return []
     remaps = ["-r", f"joint_commands:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
-    return [
-        *remaps,
-        "-p",
-        f"publish_rate:={SIM_STATE_RATE!r}",
-        "-p",
-        f"thread_priority:={SIM_THREAD_PRIORITY}",
-    ]
+    return [*remaps, "-p", f"publish_rate:={SIM_STATE_RATE!r}"]
 
 
 def walk_sim_parameters(protocol: str | None) -> list[str]:

@@ -42,8 +42,6 @@ Parameters: the description (``robot_description``: URDF or xacro XML; or ``robo
 packaged humanoid; meshes found through ``package://``, ``file://``, relative paths), ``publish_rate``,
 ``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
-``thread_priority`` (0: ordinary; 1-99: SCHED_FIFO for the thread that steps the physics and
-takes the messages, as emulated servos' physics must run in hardware time behind a servo bus),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
 ``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``lock_step_pace`` ("": the topic, geometry_msgs/PointStamped,
 of a controller every period also waits for once it has been heard, e.g. walk_node's ``~/zmp``:
@@ -69,7 +67,6 @@ from std_msgs.msg import Float64
 from std_srvs.srv import SetBool
 
 from ik_solvers.control.statistics import shortened
-from ik_solvers.hardware.paced_loop import take_fifo_priority
 from ik_solvers.model import RobotModel
 from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.executable import run_node
@@ -105,14 +102,6 @@ NODE_RULES = {
     ),
     "bus_goals": Rule(
         "", "topic of a servo bus's goals, followed instead of joint_commands", start_up_only=True
-    ),
-    "thread_priority": Rule(
-        0,
-        "SCHED_FIFO priority 1-99 of the node's thread (physics, messages); 0 = ordinary scheduling",
-        "",
-        0,
-        99,
-        start_up_only=True,
     ),
     "lock_step_pace": Rule(
         "",
@@ -190,11 +179,8 @@ class SimNode(Node):
         self.create_timer(1.0 / rate, self.on_tick)
         self.parameters.on_change(self.apply_parameters)
         base = "floating base" if config.floating_base else "fixed base"
-        priority = self.parameters["thread_priority"]
-        scheduling = take_fifo_priority(priority) if priority else "ordinary"
         self.get_logger().info(
-            f"simulating {len(self.robot.joint_names)} joints ({base}), joint states at {rate:g} Hz, "
-            f"{scheduling} scheduling"
+            f"simulating {len(self.robot.joint_names)} joints ({base}), joint states at {rate:g} Hz"
         )
 
     def apply_parameters(self, changes: dict[str, object]) -> None:
