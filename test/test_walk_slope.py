@@ -22,6 +22,7 @@ from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.pushes import Conditions, walks
 from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 from ik_solvers.whole_body.floor_slope import FloorSlope
+from ik_solvers.whole_body.state_estimate import attitude_matrix
 
 URDF = package_share_path("urdf", "humanoid.urdf").read_text()
 CLOSED = replace(load_walk_config(), stabilise=True)
@@ -67,6 +68,25 @@ def test_the_floor_tilt_is_read_from_the_imu_and_the_support_sole(standing):
     assert floor.update(*level, still)[1] == pytest.approx(1.0 / 1.01 * math.sin(slope), rel=0.02)  # filtered
     with pytest.raises(ValueError, match="time constant > 0"):
         FloorSlope(stance.com, stance.legs, 0.01, 0.0)
+
+
+def pitched(angle: float) -> np.ndarray:
+    """(w, x, y, z) of a turn by ``angle`` [rad] about y (positive: nose down)."""
+    return np.array([math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0])
+
+
+def test_a_sole_tipped_over_its_toes_is_leaned_against_beyond_a_deadband(standing):
+    stance, generator, tick, q = standing
+    floor = FloorSlope(stance.com, stance.legs, 0.01, 1.0)
+    floor.update(pitched(0.0), np.zeros(3), q, "left", tick.left_sole, 0.0, np.zeros(2))  # level, learnt
+    z_c, dead = generator.geometry.com_height, math.radians(2.0)
+    chain = floor.chains["left"]
+    legs = chain.fk(q[[stance.com.index(name) for name in chain.joint_names]])[:3, :3]  # sole in torso
+    tipped = attitude_matrix(0.0, math.radians(10.0), 0.0)  # the whole robot pitched 10° over its toes
+    lean = floor.tip_lean(tipped, legs, tick.left_sole, z_c, dead)
+    assert lean == pytest.approx([-z_c * math.tan(math.radians(8.0)), 0.0], abs=1e-4)  # back, beyond 2°
+    slight = attitude_matrix(0.0, math.radians(-1.5), 0.0)  # within the deadband
+    assert floor.tip_lean(slight, legs, tick.left_sole, z_c, dead) == pytest.approx([0.0, 0.0])
 
 
 def test_an_8_degree_side_slope_is_walked_only_with_the_lean():

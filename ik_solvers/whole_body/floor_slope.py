@@ -125,6 +125,19 @@ class FloorSlope:
             and math.hypot(v[0], v[1]) < STILL_SPEED
         )
 
+    def tip_lean(
+        self, torso: np.ndarray, sole_in_torso: np.ndarray, sole: np.ndarray, com_height: float, dead: float
+    ) -> np.ndarray:
+        """(2,) [m] the CoM's shift (world frame) that holds the pendulum still over a support sole
+        tipped over its edge: the lean of :meth:`lean` for the sole's measured tilt (not filtered,
+        arguments as for :meth:`update_measured`) against the learnt floor's, for the part of the
+        tilt beyond ``dead`` [rad] (a sole's compliance tilts it a little at every step)."""
+        measured = sole[:3, :3] @ (sole_in_torso.T @ (torso.T @ DOWN))
+        tilt = measured[:2] / -float(measured[2]) - self.gravity[:2] / -float(self.gravity[2])
+        size = math.hypot(*tilt)
+        beyond = math.tan(max(math.atan(size) - dead, 0.0))
+        return np.zeros(2) if size == 0.0 else -com_height * beyond / size * tilt
+
     def lean(self, com_height: float, yaw: float, limits: np.ndarray) -> np.ndarray:
         """(2,) [m]: where the CoM holds still against the ZMP on this floor, z_c d_h / d_z
         (uphill), clipped to ± ``limits`` (2,) [m] forward and sideways of the heading ``yaw`` [rad]."""

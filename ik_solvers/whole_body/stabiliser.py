@@ -21,7 +21,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
    other way (the ankles and hips bring the torso back upright).
 
 On a slope (``slope_filter`` > 0, :mod:`ik_solvers.whole_body.floor_slope`) the CoM target
-also leans uphill by z_c tan α, so that the weight stays over the soles.
+also leans uphill by z_c tan α, so that the weight stays over the soles; standing, it also leans
+against the support sole's own tilt beyond the floor's when a push tips the soles over their
+edge (``tip_lean_gain``, :meth:`FloorSlope.tip_lean`).
 
 No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 """
@@ -46,6 +48,8 @@ from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimato
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
 
 ADJUST_UNTIL = 0.8  # share of a swing after which its landing is no longer moved
+TIP_DEADBAND = 0.035  # [rad] a support sole's tilt (against the floor) below this is not leaned against
+TIP_LEAN_RATIO = 0.45  # the tip lean's largest size / the leg's horizontal reach (0.1 m packaged)
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,7 @@ class Stabiliser:
         )
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
+        self.max_tip = TIP_LEAN_RATIO * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
         self.com_height = geometry.com_height
         sole = np.min([s.size for s in geometry.soles], axis=0)  # length, width [m]
@@ -128,6 +133,8 @@ class Stabiliser:
             sole_in_torso = self.estimator.sole_in_torso[:3, :3]
             self.floor.update_measured(estimate.torso[:3, :3], sole_in_torso, gyro, sole, moving)
             lean = self.floor.lean(self.com_height, tick.torso_yaw, self.lean_limits)
+            if self.config.tip_lean_gain > 0.0 and not tick.walking:
+                lean = lean + self._tip_lean(estimate, sole_in_torso, sole, tick.torso_yaw)
         reference = tick.zmp_reference
         wanted = np.empty((2, 2))
         wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
@@ -137,6 +144,21 @@ class Stabiliser:
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
+
+    def _tip_lean(
+        self, estimate: BaseEstimate, sole_in_torso: np.ndarray, sole: np.ndarray, yaw: float
+    ) -> np.ndarray:
+        """(2,) [m] the CoM target's lean against the support sole's tip (``tip_lean_gain``),
+        at most TIP_LEAN_RATIO of the leg's horizontal reach; over the heels only (forward along
+        the heading ``yaw`` [rad]): over the toes leaning back tipped the soles further, over the
+        sides it lost the standing sideways push (docs/walking.md, "Forward and back")."""
+        tip = self.config.tip_lean_gain * self.floor.tip_lean(
+            estimate.torso[:3, :3], sole_in_torso, sole, self.com_height, TIP_DEADBAND
+        )
+        heading = np.array([np.cos(yaw), np.sin(yaw)])
+        tip = max(float(heading @ tip), 0.0) * heading
+        norm = float(np.hypot(*tip))
+        return tip * (self.max_tip / norm) if norm > self.max_tip else tip
 
     def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:
         """(2,) e = ξ − ξ_ref [m]: the estimate's DCM against the plan's at ``tick``."""

@@ -94,6 +94,11 @@ class WalkConfig:
             reach at the walking height from its plan.
         step_adjust_deadband: [m] landing changes smaller than this are not made.
         torso_level_gain: the measured torso roll and pitch times this are commanded the other way.
+        tip_lean_gain: standing, when the soles tip over their heels (the support sole's tilt
+            measured against the learnt floor, beyond a deadband; not over the toes or sides,
+            docs/walking.md "Balance", step 7), the CoM target leans against it by this times
+            the lean that holds the pendulum still on a floor of that tilt, z_c tan θ (needs
+            ``slope_filter`` > 0); 0: off.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -141,6 +146,9 @@ class WalkConfig:
     )
     torso_level_gain: float = rule_field(
         Rule(0.5, "torso tilt fed back into its commanded attitude", "", 0.0, 5.0, start_up_only=True)
+    )
+    tip_lean_gain: float = rule_field(
+        Rule(0.0, "lean against a support sole tipped over its edge", "", 0.0, 2.0, start_up_only=True)
     )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
