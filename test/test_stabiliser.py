@@ -142,3 +142,32 @@ def test_stabiliser_parameters_are_checked():
         WalkConfig(com_feedback_gain=-1.0)
     with pytest.raises(ParameterError, match="walk.step_adjust_ratio"):
         WalkConfig(step_adjust_ratio=3.0)
+
+
+def test_a_swinging_foot_down_early_under_a_push_lands_now(walking):
+    generator, stance, stabiliser, tick, _ = walking
+    step = generator.planner.phase_at(tick.time).step
+    outward = 1.0 if step.side == "left" else -1.0
+    while tick.time - step.lift < 0.35 * (step.land - step.lift):  # past TOUCH_AFTER
+        tick = generator.step()
+        stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
+    tick = generator.step()
+    down = tick.left_sole.copy() if step.side == "left" else tick.right_sole.copy()
+    down[2, 3] = tick.left_sole[2, 3] if step.side == "right" else tick.right_sole[2, 3]
+    soles = (down, tick.right_sole) if step.side == "left" else (tick.left_sole, down)
+    result = stance.solve(*soles, tick.torso_height, tick.torso_rotation, com_target=tick.com)
+    q = stance.com.configuration(result.positions)
+    stabiliser.update(tick, tilted(-outward * 0.08, 0.0), np.zeros(3), q)  # rolling onto it
+    landed = generator.planner.last_step(step.side, tick.time)
+    assert landed.land == pytest.approx(tick.time)  # not step.land, later
+    assert landed.end[:2] == pytest.approx(down[:2, 3])  # where it is
+    assert generator.planner.phase_at(tick.time + 1e-6).support == "double"
+
+
+def test_a_swinging_foot_near_the_floor_without_a_push_swings_on(walking):
+    generator, stance, stabiliser, tick, _ = walking
+    step = generator.planner.phase_at(tick.time).step
+    while tick.time < step.land - 0.05:  # the foot near the floor at the end of its swing
+        tick = generator.step()
+        stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
+    assert generator.planner.last_step(step.side, tick.time).land == pytest.approx(step.land)

@@ -295,6 +295,24 @@ class FootstepPlanner:
         self._arrays()
         return step
 
+    def land_now(self, time: float, landing: np.ndarray) -> Footstep | None:
+        """The swing under way at ``time`` [s] lands now, at the planar pose ``landing`` (x, y,
+        yaw): a foot that touched down early (the stabiliser's early touch-down). Its transfer
+        starts at ``time`` and lasts ``double_support``; every later phase is dropped, to be
+        planned again by :meth:`extend`. Returns the changed swing, or None when no foot swings
+        at ``time``."""
+        index = self._index(time)
+        phase = self.phases[index]
+        if phase.step is None or index + 1 >= len(self.phases) or time <= phase.start:
+            return None
+        self.move_landing(time, landing)
+        step = replace(self.phases[index].step, land=time)
+        transfer = self.phases[index + 1]
+        self.phases[index] = replace(phase, end=time, step=step)
+        self.phases[index + 1] = replace(transfer, start=time, end=time + self.config.double_support)
+        self._arrays()
+        return step
+
     def footsteps(self) -> list[Footstep]:
         """Every swing planned so far (past ones included), in time order."""
         return [phase.step for phase in self.phases if phase.step is not None]

@@ -16,7 +16,11 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 3. **Stepping**: what the clipped ZMP cannot absorb by touch-down moves the swing's landing
    (:func:`~ik_solvers.whole_body.capture_point.landing_offset`, Khadiv et al. 2016 for a fixed
    step time), at most ``step_adjust_ratio`` of the leg's horizontal reach, never across the
-   support sole's inner side, and no more once 80 % of the swing is done.
+   support sole's inner side, and no more once 80 % of the swing is done. A swinging foot that a
+   push towards it has brought down early (its sole, by the joints and the IMU, level with the
+   support's while the DCM error runs towards it) lands at once where it is
+   (:meth:`~ik_solvers.whole_body.footsteps.FootstepPlanner.land_now`): a swing driven on into
+   the floor lifted the support sole and threw the robot back over it.
 4. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
    other way (the ankles and hips bring the torso back upright).
 
@@ -50,6 +54,10 @@ from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkT
 ADJUST_UNTIL = 0.8  # share of a swing after which its landing is no longer moved
 TIP_DEADBAND = 0.035  # [rad] a support sole's tilt (against the floor) below this is not leaned against
 TIP_LEAN_RATIO = 0.45  # the tip lean's largest size / the leg's horizontal reach (0.1 m packaged)
+TOUCH_AFTER = 0.3  # share of a swing before which an early touch-down is not looked for
+TOUCH_HEIGHT = 0.25  # of the step height: a swinging sole this near the support's level is down
+TOUCH_REMAINING = 1.0  # [1/ω]: a swing landing sooner than this is left to land where it was going
+TOUCH_ERROR = 0.2  # of the stance width: the DCM error towards the swinging foot that makes it land
 
 
 @dataclass(frozen=True)
@@ -140,7 +148,7 @@ class Stabiliser:
         wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
         absorbed, shift = clip_to_half_planes(wanted, *self._support_planes(tick)) - reference
         com = tick.com + lean + shift
-        moved = self._adjust_landing(tick, error, absorbed)
+        moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
@@ -196,8 +204,33 @@ class Stabiliser:
             corners.append(soles[1].corners_in_world(tick.right_sole))
         return corners[0] if len(corners) == 1 else convex_hull(np.concatenate(corners))
 
-    def _adjust_landing(self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray) -> np.ndarray:
-        """Move the swing under way so that it lands where the DCM will be; (2,) how far from its plan."""
+    def _touched_down(self, tick: WalkTick, estimate: BaseEstimate, q: np.ndarray, error: np.ndarray) -> bool:
+        """Whether the swinging foot is down early: past ``TOUCH_AFTER`` of its swing, its sole
+        (by the measured joints and the IMU's attitude) within ``TOUCH_HEIGHT`` of the step
+        height above the support sole's, while the DCM error runs more than ``TOUCH_ERROR`` of
+        the stance width towards it (a push rolling the robot onto that foot)."""
+        step = self.generator.planner.phase_at(tick.time).step
+        if step is None or tick.time >= step.land:
+            return False
+        if tick.time - step.lift < TOUCH_AFTER * (step.land - step.lift):
+            return False
+        if (step.land - tick.time) * self.omega < TOUCH_REMAINING:
+            return False
+        support = self.estimator.sole_in_torso[:3, 3]
+        swing = self.estimator.sole_position(step.side, q)
+        height = float(estimate.torso[2, :3] @ (swing - support))
+        if height > TOUCH_HEIGHT * self.generator.geometry.step_height:
+            return False
+        sole = tick.left_sole if step.side == "left" else tick.right_sole
+        towards = sole[:2, 3] - estimate.com[:2]
+        towards /= max(float(np.hypot(*towards)), 1e-9)
+        return float(error @ towards) > TOUCH_ERROR * self.generator.geometry.foot_separation
+
+    def _adjust_landing(
+        self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray, touched: bool = False
+    ) -> np.ndarray:
+        """Move the swing under way so that it lands where the DCM will be, or, ``touched`` down
+        early, land it now where it is; (2,) how far from its plan."""
         planner = self.generator.planner
         phase = planner.phase_at(tick.time)
         step = phase.step
@@ -207,6 +240,11 @@ class Stabiliser:
         if self._planned is None or self._planned[0] != key:
             self._planned = (key, step.end.copy())
         planned = self._planned[1]
+        if touched:
+            sole = tick.left_sole if step.side == "left" else tick.right_sole
+            here = np.array([sole[0, 3], sole[1, 3], step.end[2]])
+            step = planner.land_now(tick.time, here) or step
+            return step.end[:2] - planned[:2]
         if (tick.time - step.lift) > ADJUST_UNTIL * (step.land - step.lift):
             return step.end[:2] - planned[:2]
         offset = landing_offset(error, absorbed, self.omega, step.land - tick.time)

@@ -100,6 +100,10 @@ class BaseStateEstimator:
         """Forget the last estimate (the next one starts at zero velocity)."""
         self._last = None
 
+    def sole_position(self, side: str, q: np.ndarray) -> np.ndarray:
+        """(3,) the ``side`` sole's origin in the torso frame [m] by forward kinematics of ``q``."""
+        return self.chains[side].fk(q[self._columns[side]])[:3, 3]
+
     def update(
         self,
         quaternion: np.ndarray,
