@@ -157,7 +157,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     config = load_walk_config(walk_yaml)
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
-    timeline, commands = PostureTimeline(generator), walk_commands(generator)
+    timeline, commands = PostureTimeline(generator, stance), walk_commands(generator)
     if options.walk_only:
         commands = commands[:2]  # forward, then the pause
     arms = {

@@ -179,7 +179,7 @@ def run_walk(
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _spin_until(executor, node.ready, check_children, "ik_node's whole-body interface and the simulator")
-        start_height = node.log.bases[-1][2] - START_DROP  # lower the torso gently from where it stands
+        start_height = timeline.reachable(node.log.bases[-1][2] - START_DROP)  # gently from where it stands
 
         def reach_stance(t: float) -> None:
             # the height ramped in as the square of time: from straight legs a knee bends as the square
