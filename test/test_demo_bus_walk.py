@@ -5,7 +5,8 @@ real DDS; no posture phases and no arms (``test_demo_servo_bus.py`` runs the fix
 through the bus, ``test_demo_walk.py`` the whole walk without it).
 
 The demo's own pieces start and record it (:class:`~ik_solvers.demo.servo_bus.WalkBus`,
-:func:`~ik_solvers.demo.walk_run.run_walk`): the stance, then 6 s of walking forward.
+:func:`~ik_solvers.demo.walk_run.run_walk`): the stance, then 6 s of walking forward, on the
+demo's default servos (the packaged robot's realistic ones, compensated by ik_node).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
 WALK = 6.0  # [s] of simulated walking: the weight shift and three steps at the demo's speed
 FORWARD = 0.06  # [m/s], the demo's forward command is 0.055-0.06
+SERVOS = package_share_path("config", "servos", "humanoid_servo_models.yaml")  # the demo's default
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,8 @@ def bus_walk(tmp_path_factory):
             *robot,
             *free_standing.lock_step_sim_arguments(config.dt),
             *bus.sim_parameters,
+            "-p",
+            f"servo_model:={SERVOS}",
         )
         bus.start(children)
         chains = [
@@ -69,11 +73,13 @@ def bus_walk(tmp_path_factory):
             "-p",
             f"chain_names:=[{','.join(body.chains)}]",
             *chains,
+            "-p",
+            f"whole_body.servo_model:={SERVOS}",
         )
         walk_yaml = str(package_share_path("config", "walk.yaml"))
         run = run_walk(
             WalkLog.for_walk(stance, generator.geometry),
-            PostureTimeline(generator),
+            PostureTimeline(generator, stance),
             [WalkCommand("forward", WALK, (FORWARD, 0.0, 0.0))],
             lambda: children.start("walk_node", "--ros-args", "--params-file", walk_yaml, *robot, *sim_time),
             children.check_running,

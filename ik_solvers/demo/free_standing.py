@@ -100,14 +100,26 @@ def add_options(parser) -> None:
     )
     parser.add_argument(
         "--servo-model",
-        default="ideal",
+        default=None,
         help="the simulated servos: ideal, a model (mx106, mx64, xl320, xl330, sts3215) or a YAML file "
-        "of them per joint, e.g. config/servos/humanoid_servo_models.yaml (docs/simulation.md); "
-        "ik_node compensates their deflection",
+        "of them per joint (docs/simulation.md); ik_node compensates their deflection. Default: the "
+        "packaged robot walks on config/servos/humanoid_servo_models.yaml (MX-106 legs), "
+        "a robot of --urdf and the fixed-base programme on ideal servos",
     )
     parser.add_argument(
         "--command-latency", type=float, default=0.0, help="delay from a command to the servos [s] (the bus)"
     )
+
+
+def default_servo_model(options) -> str:
+    """``--servo-model`` as given, else the demo's default: the packaged robot's realistic servos
+    when it walks (its own URDF, free-standing), ``ideal`` for a robot of ``--urdf`` (whose joints
+    the packaged servo file does not name) and on a fixed base."""
+    if options.servo_model is not None:
+        return options.servo_model
+    if options.urdf is None and not options.fixed_base:
+        return str(package_share_path("config", "servos", "humanoid_servo_models.yaml"))
+    return "ideal"
 
 
 def lock_step_sim_arguments(control_period: float, lock_step_timeout: float = LOCK_STEP_TIMEOUT) -> list[str]:
@@ -145,7 +157,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     config = load_walk_config(walk_yaml)
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
-    timeline, commands = PostureTimeline(generator), walk_commands(generator)
+    timeline, commands = PostureTimeline(generator, stance), walk_commands(generator)
     if options.walk_only:
         commands = commands[:2]  # forward, then the pause
     arms = {
@@ -160,7 +172,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     posture_seconds = 0.0 if options.walk_only else timeline.DURATION
     print(
         f"ik_demo: free-standing {model.name}: {posture_seconds:g} s of postures, {walk_seconds:.0f} s of "
-        f"walking, {options.duration:g} s of arm motion; figures and logs go to {output}",
+        f"walking, {options.duration:g} s of arm motion; servos: {options.servo_model}; figures and logs "
+        f"go to {output}",
         flush=True,
     )
     robot = ["--params-file", str(parameters)]

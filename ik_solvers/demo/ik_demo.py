@@ -161,6 +161,7 @@ def sim_parameters(servo: ServoConfig) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Run the demo; 0 on success, 1 when a child process fails or the pipeline does not come up."""
     options = parse_arguments(argv)
+    options.servo_model = free_standing.default_servo_model(options)
     output = options.output.resolve()
     (output / "logs").mkdir(parents=True, exist_ok=True)
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises

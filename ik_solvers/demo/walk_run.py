@@ -41,6 +41,9 @@ READY_TIMEOUT = 30.0  # [s]
 SUPPORT_NAMES = {code: name for name, code in SUPPORT_CODES.items()}
 WORLD = "odom"
 PREROLL = 3.0  # [s] from standing straight to the stance (the simulator starts with straight legs)
+START_DROP = 0.0005  # [m] the first stance target below the standing torso (straight knees cannot
+# lower at all: a drop d bends them by about 2·sqrt(d / leg length) at once; 2 mm (0.2 rad within
+# 40 ms at the velocity limit) made the soft legs of realistic servos hop and the soles slide 5.8 mm)
 
 
 @dataclass
@@ -176,10 +179,12 @@ def run_walk(
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         _spin_until(executor, node.ready, check_children, "ik_node's whole-body interface and the simulator")
-        start_height = node.log.bases[-1][2] - 0.002  # lower the torso gently from where it stands
+        start_height = timeline.reachable(node.log.bases[-1][2] - START_DROP)  # gently from where it stands
 
         def reach_stance(t: float) -> None:
-            ramp = min(t / (PREROLL - 1.0), 1.0)
+            # the height ramped in as the square of time: from straight legs a knee bends as the square
+            # root of the drop, so its angle then grows about evenly instead of jolting at the start
+            ramp = min(t / (PREROLL - 1.0), 1.0) ** 2
             node.send_posture(timeline, 0.0, start_height + ramp * (timeline.height - start_height))
 
         _every(

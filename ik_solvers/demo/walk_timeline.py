@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ik_solvers.whole_body import WalkingPatternGenerator
+from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
 FORWARD, TURN, SIDESTEP = 1.0, np.pi / 2, 0.3  # [m], [rad], [m]
 SPEED_FRACTION = 0.9  # of the generator's largest command
@@ -58,11 +58,14 @@ class PostureTimeline:
 
     Args:
         generator: a fresh pattern generator (its first tick gives the stance and sizes).
+        stance: the robot's stance solver, for :meth:`reachable` (None: every height is taken
+            as reachable).
     """
 
     DURATION = 24.0  # [s]
 
-    def __init__(self, generator: WalkingPatternGenerator) -> None:
+    def __init__(self, generator: WalkingPatternGenerator, stance: StanceSolver | None = None) -> None:
+        self.stance = stance
         geometry = generator.geometry
         tick = generator.step()
         self.left, self.right = tick.left_sole, tick.right_sole
@@ -74,6 +77,21 @@ class PostureTimeline:
             "right": geometry.soles[1].center_in_world(self.right),
         }
         self.middle = 0.5 * (self.centres["left"] + self.centres["right"])
+
+    def reachable(self, height: float, tolerance: float = 1e-4) -> float:
+        """The torso height [m] nearest ``height`` at or below it where the first posture's stance
+        solves (bisection to ``tolerance`` [m] down to the stance height): near straight legs the
+        posture's soles may be out of reach, and ik_node would leave such targets unanswered."""
+        if self.stance is None or self._solves(height):
+            return height
+        low, high = self.height, height
+        while high - low > tolerance:
+            middle = 0.5 * (low + high)
+            low, high = (middle, high) if self._solves(middle) else (low, middle)
+        return low
+
+    def _solves(self, height: float) -> bool:
+        return self.stance.solve(self.left, self.right, height, com_target=self.middle).success
 
     def at(self, t: float) -> PosturePose:
         """The posture at ``t`` [s] from the start of the phases."""

@@ -17,6 +17,7 @@ import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped, PoseStamped
 from rclpy.node import Node
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb
@@ -161,10 +162,16 @@ class IKNode(Node):
 
     def _advance(self, limbs: list[Limb], stamp, always: bool = False) -> None:
         """Step ``limbs`` and publish, stamped ``stamp`` (None: now); with ``always``, publish even
-        when nothing moved (a lock-stepped simulator waits for every period's command)."""
-        now = self.get_clock().now()  # one reading: a step is timed by the stamp it goes out with
+        when nothing moved (a lock-stepped simulator waits for every period's command).
+
+        A step is timed by the later of the node's clock and ``stamp``: on simulated time a target
+        can come stamped with the next period before this node has heard that period's ``/clock``,
+        and timed by the clock it would get no time to move in (the command repeated, the servos'
+        targets frozen for that period)."""
+        now = self.get_clock().now()  # one reading
+        step_ns = now.nanoseconds if stamp is None else max(now.nanoseconds, Time.from_msg(stamp).nanoseconds)
         # since start-up: epoch seconds as a float would round to 0.2 µs
-        seconds, period = (now.nanoseconds - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
+        seconds, period = (step_ns - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
         previous = {limb.name: limb.command for limb in limbs}
         moved = self.commander.advance(limbs, seconds, self.fraction, period)
         if moved or (always and any(limb.command is not None for limb in limbs)):
