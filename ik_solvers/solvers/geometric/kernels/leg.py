@@ -15,15 +15,7 @@ import math
 from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
-from ik_solvers.solvers.geometric.kernels.leg_hip import (
-    TERMS,
-    cached_roll,
-    cached_yaw,
-    hip_angles,
-    leg_plane,
-    plane_of,
-    wrapped,
-)
+from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
     ANKLE_TIP,
     B1,
@@ -81,10 +73,9 @@ HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], 
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 PARTS = len(BRANCHES) + 4  # work's first row of hip parts, one per (hip, turn) pair (leg_hip.bounds' order)
-PLANE = PARTS + 4  # work's row of the other hip plane (leg_hip.plane_row)
-WORK = (PLANE + 1, max(len(BRANCHES), HIP_PART, leg_hip.PLANE))  # solve's scratch: references, best,
-# the other branches' q, their distances, their reasons (rows of N entries or one per other branch),
-# the hip pairs' bounds, the hip pairs' parts, the other hip plane
+WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references, best, the other
+# branches' q, their distances, their reasons (rows of N entries or one per other branch), the hip
+# pairs' bounds, the hip pairs' parts
 
 
 @inlined
@@ -104,27 +95,9 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
     follows the knee's ``bend``), then (from :data:`TRIG`) the cosine and sine of the yaw, the roll
     and the foot roll, for the FK check (:func:`_checked`)."""
-    plane = leg_plane(k, rotation, translation, hip_branch)
-    yaw, roll, spread = hip_angles(k, plane[2], turn)
-    return plane_part(k, rotation, plane, yaw, roll, spread, bend, references, preferred)
-
-
-@borrowing
-def cached_hip_part(k, rotation, row, turn, bend, references, preferred):
-    """:func:`hip_part` of the pair ``turn`` of the hip plane kept in ``row`` (:func:`.leg_hip.plane_row`;
-    the pair's yaw and roll kept there too). A call of its own: inlined beside :func:`hip_part` in
-    :func:`solve` it made that kernel's code larger, and single solves (their code cold after the
-    Python around them) 0.1 µs slower."""
-    yaw, roll = cached_yaw(row, turn), cached_roll(k, row, turn)
-    return plane_part(k, rotation, plane_of(row), yaw, roll, row[TERMS + 1], bend, references, preferred)
-
-
-@inlined
-def plane_part(k, rotation, plane, yaw, roll, spread, bend, references, preferred):
-    """:func:`hip_part` from the hip plane (:func:`.leg_hip.leg_plane`) and its pair's raw yaw, roll
-    [rad] and spread (:func:`.leg_hip.hip_angles`) on."""
-    foot_axis, foot_point, pitch_axis, lateral_miss = plane
+    foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
+    yaw, roll, spread = hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
     c6, s6 = math.cos(foot), math.sin(foot)
@@ -292,7 +265,6 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             solved,
             best_distance,
             bounds,
-            work[PLANE],
         )
         beaten = best_distance if solved else math.inf
         for branch in BRANCHES:
@@ -308,10 +280,8 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
                 raw = knee_part(k, kept, bend, row)
             else:
-                part = (
-                    hip_part(k, rotation, translation, hip_branch, turn_branch, bend, references, preferred)
-                    if hip_branch == first[0]
-                    else cached_hip_part(k, rotation, work[PLANE], turn_branch, bend, references, preferred)
+                part = hip_part(
+                    k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
                 )
                 _keep(part, kept)
                 raw = knee_part(k, part, bend, row)

@@ -109,61 +109,6 @@ def hip_angles(k, pitch_axis, turn):
     return math.atan2(turn * terms[2], turn * terms[3]), roll, terms[1]
 
 
-# a hip plane's row in the seeded search's scratch (:func:`plane_row`): the foot roll axis, a point
-# of it, the pitch axis, 1.0 where the plane misses W, :func:`hip_terms`, then the yaw and roll of
-# the pair turn +1 and of the pair turn -1 (NaN until asked for)
-FOOT_AXIS, FOOT_POINT, PITCH_AXIS, MISS, TERMS, ANGLES, PLANE = 0, 3, 6, 9, 10, 14, 18
-
-
-@inlined
-def plane_row(k, rotation, translation, hip_branch, row):
-    """:func:`leg_plane` and :func:`hip_terms` of ``hip_branch``'s plane into ``row`` (:data:`PLANE`),
-    so that the seeded search works out the other hip plane, and each of its pairs' arctangents,
-    once: its bounds (:func:`bounds`) and its branches (:func:`.leg.cached_hip_part`) read them there."""
-    foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
-    terms = hip_terms(k, pitch_axis)
-    for i in range(3):
-        row[FOOT_AXIS + i], row[FOOT_POINT + i], row[PITCH_AXIS + i] = (
-            foot_axis[i],
-            foot_point[i],
-            pitch_axis[i],
-        )
-    row[MISS] = 1.0 if lateral_miss else 0.0
-    for i in range(4):
-        row[TERMS + i] = terms[i]
-    for i in range(4):
-        row[ANGLES + i] = math.nan
-
-
-@inlined
-def plane_of(row):
-    """The :func:`leg_plane` kept in ``row`` by :func:`plane_row`."""
-    return (
-        (row[FOOT_AXIS], row[FOOT_AXIS + 1], row[FOOT_AXIS + 2]),
-        (row[FOOT_POINT], row[FOOT_POINT + 1], row[FOOT_POINT + 2]),
-        (row[PITCH_AXIS], row[PITCH_AXIS + 1], row[PITCH_AXIS + 2]),
-        row[MISS] != 0.0,
-    )
-
-
-@inlined
-def cached_yaw(row, turn):
-    """The yaw [rad] of :func:`hip_angles` for the pair ``turn`` of the plane in ``row`` (kept there)."""
-    at = ANGLES if turn > 0.0 else ANGLES + 2
-    if math.isnan(row[at]):
-        row[at] = math.atan2(turn * row[TERMS + 2], turn * row[TERMS + 3])
-    return row[at]
-
-
-@inlined
-def cached_roll(k, row, turn):
-    """The roll [rad] of :func:`hip_angles` for the pair ``turn`` of the plane in ``row`` (kept there)."""
-    at = ANGLES + 1 if turn > 0.0 else ANGLES + 3
-    if math.isnan(row[at]):
-        row[at] = hip_roll(k, (row[TERMS], row[TERMS + 1], row[TERMS + 2], row[TERMS + 3]), turn)
-    return row[at]
-
-
 @inlined
 def wrapped(k, i, angle, reference):
     """Joint i's ``angle`` wrapped near ``reference``, and that clipped into its limits [rad]."""
@@ -187,20 +132,19 @@ def _limited(k, i, angle, reference):
 
 
 @borrowing
-def _pair_bound(k, row, turn, references, seed, enough, other_turn):
+def _pair_bound(k, terms, turn, references, seed, enough, other_turn):
     """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
     yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
-    chosen later); ``row``: the pair's plane (:func:`plane_row`). Infinite for the seed's
-    ``other_turn`` where a limit clips the yaw or the roll."""
+    chosen later). Infinite for the seed's ``other_turn`` where a limit clips the yaw or the roll."""
     total = 0.0
-    if row[TERMS + 1] > ALIGNED:
-        yaw, inside = _limited(k, 0, cached_yaw(row, turn), references[0])
+    if terms[1] > ALIGNED:
+        yaw, inside = _limited(k, 0, math.atan2(turn * terms[2], turn * terms[3]), references[0])
         if other_turn and not inside:
             return math.inf
         total = _square(yaw - seed[0])
         if total >= enough:
             return total
-    roll, inside = _limited(k, 1, cached_roll(k, row, turn), references[1])
+    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
     if other_turn and not inside:
         return math.inf
     return total + _square(roll - seed[1])
@@ -242,18 +186,17 @@ def _turned_bound(k, rotation, translation, first, part, references, seed, enoug
 
 
 @borrowing
-def bounds(k, rotation, translation, references, first, answer, part, seed, solved, enough, out, plane):
+def bounds(k, rotation, translation, references, first, answer, part, seed, solved, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
     ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`), per pair into
     ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip
     plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
     the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
     and count for ``continuous`` only on the seed's turn). Where the first did not succeed (not
-    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0. The other hip
-    plane goes into ``plane`` (:func:`plane_row`), for its branches."""
+    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
     limit = enough if solved else math.inf
     out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
     out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, limit)
-    plane_row(k, rotation, translation, -first[0], plane)
-    out[2] = _pair_bound(k, plane, first[2], references, seed, limit, False) if solved else 0.0
-    out[3] = _pair_bound(k, plane, -first[2], references, seed, limit, True)
+    terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
+    out[2] = _pair_bound(k, terms, first[2], references, seed, limit, False) if solved else 0.0
+    out[3] = _pair_bound(k, terms, -first[2], references, seed, limit, True)
