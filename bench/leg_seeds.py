@@ -14,9 +14,8 @@ import os
 import time
 
 import numpy as np
+from leg_targets import leg_targets
 
-import ik_solvers as ik
-from ik_solvers.resources import package_share_path
 from ik_solvers.solvers.geometric.kernels import leg as kernel
 
 
@@ -37,18 +36,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000, help="rows per call (default 10,000)")
     rows = parser.parse_args().rows
-    model = ik.RobotModel.from_urdf_file(str(package_share_path("urdf", "humanoid.urdf")))
-    chain = model.chain("base_link", "l_sole")
-    solver = ik.make_solver("geometric", chain)
-    rng = np.random.default_rng(1)
-    q = np.resize(chain.random_configurations(200, rng), (rows, 6))
-    columns = np.ascontiguousarray(chain.fk(q).reshape(rows, 16).T)
-    seeds = {
-        "none": None,
-        "self": q,
-        "near": np.clip(q + rng.normal(0.0, 0.1, q.shape), chain.lower, chain.upper),
-        "random": chain.random_configurations(rows, rng),
-    }
+    solver, targets, seeds = leg_targets(rows)
+    columns = np.ascontiguousarray(targets.reshape(rows, 16).T)
     print(f"load average (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     for label, seed in seeds.items():
         per_second, solved = rate(solver, columns, seed)
