@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing, parallel_borrowing
-from ik_solvers.solvers.geometric.kernels import arm7
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
 from ik_solvers.solvers.geometric.kernels.vector3 import (
@@ -213,7 +213,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
         geo, rotation, position, seed, seeded, target_pole, has_pole, False, arm
     )
     following = seeded and not has_pole and reason != ELBOW_LIMITS
-    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
+    if following and arm7_follow.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
         near = True
         for i in range(7):
             near = near and abs(q[i] - seed[i]) <= geo[JUMP_LIMIT]
