@@ -9,12 +9,12 @@ stage adds, is printed:
 1. the split of both triples at the seed's swivel on the seed's branches;
 2. the swivel forms of both triples;
 3. the feasible interval of the seed's branches, where the seed's swivel leaves the limits;
-4. the swivels where a first or third joint takes its seed value, in order;
-5. the samples (``kernels/arm7._best_sample``);
-6. the refinement of the best by the Newton steps (``kernels/arm7_newton.descend``).
+4. the candidate swivels (where a first or third joint takes its seed value, then the samples:
+   ``kernels/arm7_follow._best_sample``);
+5. the refinement of the best by the Newton steps (``kernels/arm7_newton.descend``).
 
 Since the Newton short way (``kernels/arm7_newton.py``, docs/benchmarks.md "Fifth session"),
-stages 4-6 run only on rows whose short answer is not trusted; the cuts here still run them on
+stages 4-5 run only on rows whose short answer is not trusted; the cuts here still run them on
 every row (the cost of that fallback), not the cost of a seeded solve. The FK check that
 ``solve`` adds is not included. CPU time (``time.process_time``) so that
 neighbours on a shared machine move the figures less; the load is printed first.
@@ -33,17 +33,16 @@ import numpy as np
 
 import ik_solvers as ik
 from ik_solvers.resources import package_share_path
-from ik_solvers.solvers.geometric.kernels import arm7, arm7_newton, arm7_solve
-from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow, arm7_newton, arm7_solve
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
 STAGES = ("construction", "split at the seed's swivel", "swivel forms", "feasible interval")
-STAGES += ("matching swivels", "samples", "refinement")
+STAGES += ("candidate swivels", "refinement")
 
 
 @numba.njit
 def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
-    """Every row of ``entries`` (N, 16) with its seed (N, 7) up to ``stage`` (0-6), ``passes`` times."""
+    """Every row of ``entries`` (N, 16) with its seed (N, 7) up to ``stage`` (0-5), ``passes`` times."""
     arm, forms, scratch, order, steps = work
     q, total = np.empty(7), 0.0
     for _ in range(passes):
@@ -71,21 +70,11 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
                 arm7._at(shoulder, wrist, forms, arm, s_up, w_up, psi, q)
             if stage == 3:
                 continue
-            roots, keys = scratch[0], scratch[1]
-            count = triple.matching_roots(
-                forms[0], (arm[arm7.SEED], arm[arm7.SEED + 1], arm[arm7.SEED + 2]), roots, 0
+            count = arm7_follow._candidates(forms, arm, scratch, order)
+            psi, s_up, w_up = arm7_follow._best_sample(
+                shoulder, wrist, forms, arm, psi, s_up, w_up, q, steps[3], scratch[0], count
             )
-            seed_w = (arm[arm7.SEED + 4], arm[arm7.SEED + 5], arm[arm7.SEED + 6])
-            count = triple.matching_roots(forms[1], seed_w, roots, count)
-            for i in range(count):
-                keys[i] = abs(roots[i])
-            arm7._order(keys, count, order)
-            if stage == 4:
-                continue
-            psi, s_up, w_up = arm7._best_sample(
-                shoulder, wrist, geo, forms, arm, psi, s_up, w_up, q, steps[3], roots, count, order
-            )
-            if stage == 6 and arm7._step(q, arm) > arm7.FOLLOW_STEP:
+            if stage == 5 and arm7_follow._step(q, arm) > arm7_follow.FOLLOW_STEP:
                 arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps[1])
             total += q[0]
     return total

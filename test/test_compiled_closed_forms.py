@@ -129,6 +129,7 @@ def test_compiled_constants_are_the_float_forms_ones():
         swivel_newton,
     )
     from ik_solvers.solvers.geometric.kernels import arm7 as arm_kernel
+    from ik_solvers.solvers.geometric.kernels import arm7_follow as follow_kernel
     from ik_solvers.solvers.geometric.kernels import arm7_newton as newton_kernel
     from ik_solvers.solvers.geometric.kernels import arm7_solve, vector3
     from ik_solvers.solvers.geometric.kernels import axis_triple as triple_kernel
@@ -149,7 +150,7 @@ def test_compiled_constants_are_the_float_forms_ones():
             (arm7_solve.FAR, arm7_solve.CLOSE, arm7_solve.ELBOW_LIMITS, arm7_solve.NO_SWIVEL),
             (construction.FAR, construction.CLOSE, construction.ELBOW_LIMITS, construction.NO_SWIVEL),
         ),
-        ((arm_kernel.FOLLOW_STEP, arm_kernel.SAMPLES), (follow.FOLLOW_STEP, follow.SAMPLES)),
+        ((follow_kernel.FOLLOW_STEP, follow_kernel.SAMPLES), (follow.FOLLOW_STEP, follow.SAMPLES)),
         (
             (
                 triple_kernel.ALIGNED,

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from ik_solvers.solvers.geometric.arm7.geometry import IDENTITY, ArmGeometry
-from ik_solvers.solvers.geometric.kernels import arm7, arm7_solve, axis_triple
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow, arm7_solve, axis_triple
 
 NO_POLE, NO_SEED = np.zeros(3), np.zeros(7)  # placeholders the kernels do not read
 
@@ -78,5 +78,5 @@ class ArmKernels:
     def follow(self, arm) -> list[float] | None:
         """follow.follow_one for the float construction ``arm``: 7 angles [rad], or None."""
         q, (_, forms, scratch, order, steps) = np.empty(7), self.work
-        found = arm7.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, steps)
+        found = arm7_follow.follow(*self.constants, arm7.pack(arm), q, forms, scratch, order, steps)
         return q.tolist() if found else None

@@ -134,7 +134,8 @@ class Arm7Solver(GeometricSolver):
 
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """All rows of (16, N) ``columns``, compiled: what :meth:`solve` gives, row by row; from
-        :data:`PARALLEL_ROWS` rows on split over the cores (the same answers).
+        :data:`PARALLEL_ROWS` rows on over the cores, in chunks the threads take as they come free
+        (the same answers).
 
         ``seeds``: (7, N) or None; ``poles``: (3, N) or None.
         """
@@ -149,7 +150,7 @@ class Arm7Solver(GeometricSolver):
             )
             return
         with PARALLEL_LOCK:
-            arm7_solve.solve_columns_parallel(
+            arm7_solve.solve_columns_dynamic(
                 kernels.constants, columns, seeds, seeded, poles, has_pole, out, kernels.works
             )
 

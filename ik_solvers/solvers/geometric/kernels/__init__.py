@@ -71,7 +71,7 @@ def _compile_arm() -> None:
     out = (np.empty((1, 7)), np.empty(1, np.int64), np.empty(1), np.empty(1), np.empty(1, bool))
     columns, seeds, poles = entries.reshape(16, 1), NO_SEED[:, None], NO_POLE[:, None]
     arm7_solve.solve_columns(shoulder, wrist, geo, columns, seeds, False, poles, False, *out, kernels.work)
-    arm7_solve.solve_columns_parallel(
+    arm7_solve.solve_columns_dynamic(
         kernels.constants, columns, seeds, False, poles, False, out, kernels.works
     )
 

@@ -1,17 +1,16 @@
-"""The 7-DoF arm's swivel choice compiled (numba): seed following and the nearest feasible swivel.
+"""The 7-DoF arm's swivel pieces compiled (numba): the triples' split at a swivel, the swivel
+forms, and the nearest feasible swivel; the seed following (:mod:`.arm7_follow`) is built on them.
 
-The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
-branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
-not trusted the swivels matching the seed's split, the samples and the same Newton steps from the
-best) and of the solver's swivel search (Shimizu et al.'s arm-angle intervals: the feasible
-swivel nearest the requested one), in the same order of operations but for one shortcut: away
-from the construction's own swivel, a triple's entries come from their swivel forms
-(:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the shoulder and
-wrist rotations), equal but for rounding (< 1e-7 rad on the answers; same branches, flags and
-messages). One construction (``arm``: the elbow and the shoulder rotation at the requested
-swivel, from the solver's step 1-2) is packed by :func:`pack`; the arm's constants are the two
-triples' arrays (:mod:`.axis_triple`) and ``geo`` (:data:`GEO_SIZE`: the elbow axis, then the
-seven limits).
+The float arithmetic of the solver's swivel search (Shimizu et al.'s arm-angle intervals: the
+feasible swivel nearest the requested one) and of the pieces of
+:func:`ik_solvers.solvers.geometric.arm7.follow.follow_one`, in the same order of operations but
+for one shortcut: away from the construction's own swivel, a triple's entries come from their
+swivel forms (:func:`groups`, k_c cos ψ + k_s sin ψ + k_1: 18 operations instead of turning the
+shoulder and wrist rotations), equal but for rounding (< 1e-7 rad on the answers; same branches,
+flags and messages). One construction (``arm``: the elbow and the shoulder rotation at the
+requested swivel, from the solver's step 1-2) is packed by :func:`pack`; the arm's constants are
+the two triples' arrays (:mod:`.axis_triple`) and ``geo`` (:data:`GEO_SIZE`: the elbow axis, then
+the seven limits).
 """
 
 from __future__ import annotations
@@ -21,15 +20,10 @@ import math
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing
-from ik_solvers.solvers.geometric.kernels import arm7_newton, turn_bound
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
-from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE
+from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
 
-FOLLOW_STEP = 0.05  # follow.FOLLOW_STEP [rad]
-SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
-SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
-SAMPLE_COS, SAMPLE_SIN = tuple(math.cos(x) for x in SAMPLES), tuple(math.sin(x) for x in SAMPLES)
 # where ``geo`` holds each constant of the arm (ArmGeometry's names; then the solver's options)
 GEO_LAYOUT = (("elbow_axis", 3), ("lower", 7), ("upper", 7), ("shoulder_centre", 3), ("upper_arm", 3))
 GEO_LAYOUT += (("forearm_along", 3), ("forearm_across", 3), ("forearm_turned", 3), ("tool", 3))
@@ -253,134 +247,6 @@ def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scr
         if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high)):
             return True, 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
     return False, 0.0
-
-
-@borrowing
-def _step(q, arm):
-    """The largest joint change [rad] from the seed."""
-    step = 0.0
-    for i in range(7):
-        step = max(step, abs(q[i] - arm[SEED + i]))
-    return step
-
-
-@borrowing
-def _distance(q, arm):
-    total = 0.0
-    for i in range(7):
-        total += (q[i] - arm[SEED + i]) * (q[i] - arm[SEED + i])
-    return total
-
-
-@borrowing
-def _shoulder_distance(s_angles, arm):
-    """The first four terms of :func:`_distance` (shoulder angles, elbow), summed in its order: a
-    lower bound of the whole distance [rad²], as the wrist's terms are squares."""
-    total = 0.0
-    for i in range(3):
-        total += (s_angles[i] - arm[SEED + i]) * (s_angles[i] - arm[SEED + i])
-    return total + (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
-
-
-@borrowing
-def _copy(source, destination):
-    for i in range(destination.shape[0]):
-        destination[i] = source[i]
-
-
-@borrowing
-def _seed_rotation(geo, arm, first):
-    """Columns of the seed's rotation of the triple whose first joint is ``first`` (0 or 4)."""
-    axes = (geo[AXES + 3 * first : AXES + 3 * first + 9], arm[SEED + first : SEED + first + 3])
-    return turn_bound.rotation(axes[0], axes[1])
-
-
-@borrowing
-def _turn_forms(geo, arm):
-    """:func:`.turn_bound.forms` of the construction ``arm`` against its seed."""
-    axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
-    elbow_axis = (geo[ELBOW_AXIS], geo[ELBOW_AXIS + 1], geo[ELBOW_AXIS + 2])
-    forward = _times(elbow_axis, frame, arm[ELBOW], arm[ELBOW + 1])
-    return turn_bound.forms(
-        axis, frame, forward, _columns(arm, GOAL), _seed_rotation(geo, arm, 0), _seed_rotation(geo, arm, 4)
-    )
-
-
-@borrowing
-def _best_sample(
-    shoulder, wrist, geo, forms, arm, psi, s_upper, w_upper, best, candidate, roots, count, order
-):
-    """follow._best_sample over the ``count`` roots (in ``order``), then SAMPLES: the solution on
-    the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it. The
-    entries come from the swivel forms ``forms`` (:func:`groups`). A swivel whose
-    :func:`.turn_bound.parts` (with the elbow's change) exceed the best distance is skipped; one
-    whose shoulder and elbow, with the wrist's bound, are no nearer than the best skips the wrist's
-    split. Skipped swivels cannot be nearer the seed, so the answer is the full scan's.
-    Returns (ψ, shoulder branch, wrist branch) of ``best`` (7,)."""
-    best_distance = _distance(best, arm)
-    turn_forms = _turn_forms(geo, arm)
-    elbow = (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
-    seed_s, seed_w = _seeds(arm)
-    for i in range(count + len(SAMPLES)):
-        if i < count:
-            swivel = roots[order[i]]
-            c, s = math.cos(swivel), math.sin(swivel)
-        else:
-            swivel, c, s = SAMPLES[i - count], SAMPLE_COS[i - count], SAMPLE_SIN[i - count]
-        s_bound, w_bound = turn_bound.parts(turn_forms, c, s)
-        if s_bound + elbow + w_bound > best_distance:
-            continue  # no solution at this swivel is as near the seed as the best
-        s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
-        if _shoulder_distance(s_angles, arm) + w_bound >= best_distance:
-            continue  # the wrist's terms are at least its bound: this swivel cannot be nearer the seed
-        w_angles, w_out, w_up = triple.seed_branch(wrist, triple.entries_at(forms[1], c, s), seed_w)
-        _store(candidate, s_angles, arm[Q4], w_angles)
-        violation = s_out + w_out
-        distance = _distance(candidate, arm)
-        if violation <= LIMIT_TOLERANCE and distance < best_distance:
-            psi, s_upper, w_upper, best_distance = swivel, s_up, w_up, distance
-            _copy(candidate, best)
-            if _step(best, arm) <= FOLLOW_STEP:
-                break
-    return psi, s_upper, w_upper
-
-
-@borrowing
-def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
-    """follow.follow_one into q (7,): True, or False when the seed's branches have no feasible
-    swivel. Scratch: forms (2, ENTRIES, 3), scratch (3, ROOTS), order (ROOTS,) ints, work (4, 7)."""
-    candidate = work[3]
-    violation, s_upper, w_upper = seed_branches(shoulder, wrist, geo, arm, _columns(arm, FRAME), q)
-    if violation <= LIMIT_TOLERANCE and _step(q, arm) <= FOLLOW_STEP:
-        return True
-    groups(shoulder, wrist, geo, arm, forms)
-    psi = 0.0
-    if violation > LIMIT_TOLERANCE:
-        s_branch, w_branch = 1 if s_upper else 0, 1 if w_upper else 0
-        found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order)
-        if not found:
-            return False
-        _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)
-    short = work[0]
-    for i in range(7):
-        short[i] = q[i]
-    if arm7_newton.nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, short, work[1]):
-        for i in range(7):
-            q[i] = short[i]
-        return True
-    if _step(q, arm) > FOLLOW_STEP:
-        roots, keys = scratch[0], scratch[1]
-        count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), roots, 0)
-        count = triple.matching_roots(forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), roots, count)
-        for i in range(count):
-            keys[i] = abs(roots[i])
-        _order(keys, count, order)
-        psi, s_upper, w_upper = _best_sample(
-            shoulder, wrist, geo, forms, arm, psi, s_upper, w_upper, q, candidate, roots, count, order
-        )
-    if _step(q, arm) > FOLLOW_STEP:
-        arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work[1])
-    return True
 
 
 @borrowing

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ik_solvers.compiled.jit import borrowing, parallel_borrowing
-from ik_solvers.solvers.geometric.kernels import arm7
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
 from ik_solvers.solvers.geometric.kernels.vector3 import (
@@ -31,6 +31,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 )
 
 FAR, CLOSE, ELBOW_LIMITS, NO_SWIVEL = 1, 2, 3, 4  # arm7.solver's reason codes
+CHUNK = 32  # rows a batch thread takes at a time: 0.05-0.3 ms of work, against a few µs to hand one out
 REACH_SLACK, STRETCH, TINY = 1e-12, 0.1, 1e-12  # solver.REACH_SLACK [m²], STRETCH [rad], TINY [m]
 SHOULDER_CENTRE, UPPER_ARM, TOOL, AXES = GEO["shoulder_centre"], GEO["upper_arm"], GEO["tool"], GEO["axes"]
 ALONG, ACROSS, TURNED = GEO["forearm_along"], GEO["forearm_across"], GEO["forearm_turned"]
@@ -213,7 +214,7 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
         geo, rotation, position, seed, seeded, target_pole, has_pole, False, arm
     )
     following = seeded and not has_pole and reason != ELBOW_LIMITS
-    if following and arm7.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
+    if following and arm7_follow.follow(shoulder, wrist, geo, arm, q, forms, scratch, order, steps):
         near = True
         for i in range(7):
             near = near and abs(q[i] - seed[i]) <= geo[JUMP_LIMIT]
@@ -289,17 +290,18 @@ def solve_columns(
 
 @parallel_borrowing
 def solve_columns_parallel(constants, columns, seeds, seeded, poles, has_pole, out, works):
-    """:func:`solve_columns` on the cores: the M targets split into as many consecutive parts as
-    ``works`` (from :func:`workspaces`) holds scratches, each part solved on a thread of numba's
-    pool in its own scratch. Row by row the same arithmetic, so the same answers.
-    constants: (shoulder, wrist, geo); out: (q, reason, position_error, orientation_error,
-    continuous) as :func:`solve_columns` takes them."""
+    """:func:`solve_columns` on the cores: the M targets in chunks of CHUNK rows that the threads
+    of numba's pool take as they come free (:func:`solve_columns_dynamic`), each thread in its own
+    scratch of ``works`` (from :func:`workspaces`, one per thread numba may run). Row by row the
+    same arithmetic, so the same answers. constants: (shoulder, wrist, geo); out: (q, reason,
+    position_error, orientation_error, continuous) as :func:`solve_columns` takes them."""
     arms, forms, scratch, order, steps = works
-    parts, count = arms.shape[0], columns.shape[1]
-    for part in numba.prange(parts):
-        start, stop = part * count // parts, (part + 1) * count // parts
+    count = columns.shape[1]
+    for chunk in numba.prange((count + CHUNK - 1) // CHUNK):
+        start, stop = chunk * CHUNK, min((chunk + 1) * CHUNK, count)
         seed_start, seed_stop = (start, stop) if seeded else (0, 1)
         pole_start, pole_stop = (start, stop) if has_pole else (0, 1)
+        part = numba.get_thread_id()
         solve_columns(
             constants[0],
             constants[1],
@@ -318,9 +320,21 @@ def solve_columns_parallel(constants, columns, seeds, seeded, poles, has_pole, o
         )
 
 
+def solve_columns_dynamic(*arguments) -> None:
+    """:func:`solve_columns_parallel` with its chunks handed out one at a time (OpenMP's dynamic
+    schedule, as the leg's batch, :mod:`.leg_batch`): on a shared machine a thread that loses its
+    core does not hold up half the batch. numba reads the calling thread's chunk size when the loop
+    starts."""
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        solve_columns_parallel(*arguments)
+    finally:
+        numba.set_parallel_chunksize(previous)
+
+
 def workspaces(count: int) -> tuple:
     """``count`` scratches of :func:`solve` stacked (each array's first axis): one per thread of
-    :func:`solve_columns_parallel`."""
+    :func:`solve_columns_parallel` (``count``: numba.config.NUMBA_NUM_THREADS)."""
     return (
         np.empty((count, arm7.ARM_SIZE)),
         np.empty((count, 2, ENTRIES, 3)),

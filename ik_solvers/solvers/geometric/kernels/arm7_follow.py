@@ -1,0 +1,155 @@
+"""The 7-DoF arm's seed following compiled (numba): the swivel whose solution is nearest the seed.
+
+The float arithmetic of :func:`ik_solvers.solvers.geometric.arm7.follow.follow_one` (the seed's
+branches, the feasible interval, the Newton short way of :mod:`.arm7_newton`, then where that is
+not trusted the swivels matching the seed's split, the samples and the same Newton steps from the
+best), on the pieces of :mod:`.arm7` (``arm``, ``geo``, the triples' arrays and the scratch as
+there).
+
+The candidate swivels (the matching ones, then ``SAMPLES``) are scanned in the reference's order;
+one whose solution cannot beat the best so far skips its exact splits: a lower bound of each
+triple's distance from the seed (:func:`.axis_triple.seed_distance_bound`: the splits' angles to
+within 1e-7 rad by a polynomial arctangent) decides first. Only skipped swivels differ, none of
+which the scan would keep, so the answer is the reference's bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_newton
+from ik_solvers.solvers.geometric.kernels import axis_triple as triple
+from ik_solvers.solvers.geometric.kernels.arm7 import FRAME, Q4, SEED
+from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
+
+FOLLOW_STEP = 0.05  # follow.FOLLOW_STEP [rad]
+SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
+SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
+SAMPLE_COS, SAMPLE_SIN = tuple(math.cos(x) for x in SAMPLES), tuple(math.sin(x) for x in SAMPLES)
+
+
+@borrowing
+def _step(q, arm):
+    """The largest joint change [rad] from the seed."""
+    step = 0.0
+    for i in range(7):
+        step = max(step, abs(q[i] - arm[SEED + i]))
+    return step
+
+
+@borrowing
+def _distance(q, arm):
+    total = 0.0
+    for i in range(7):
+        total += (q[i] - arm[SEED + i]) * (q[i] - arm[SEED + i])
+    return total
+
+
+@borrowing
+def _shoulder_distance(s_angles, arm):
+    """The first four terms of :func:`_distance` (shoulder angles, elbow), summed in its order: a
+    lower bound of the whole distance [rad²], as the wrist's terms are squares."""
+    total = 0.0
+    for i in range(3):
+        total += (s_angles[i] - arm[SEED + i]) * (s_angles[i] - arm[SEED + i])
+    return total + (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
+
+
+@borrowing
+def _copy(source, destination):
+    for i in range(destination.shape[0]):
+        destination[i] = source[i]
+
+
+@borrowing
+def _swivel(swivels, count, i):
+    """The i-th candidate swivel (ψ, cos ψ, sin ψ): ``swivels[i]`` for i < count, then SAMPLES."""
+    if i < count:
+        return swivels[i], math.cos(swivels[i]), math.sin(swivels[i])
+    return SAMPLES[i - count], SAMPLE_COS[i - count], SAMPLE_SIN[i - count]
+
+
+@borrowing
+def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candidate, swivels, count):
+    """follow._best_sample over the ``count`` ``swivels``, then SAMPLES: the solution on the seed's
+    branches within limits nearest the seed; the first within FOLLOW_STEP ends it. The entries come
+    from the swivel forms ``forms`` (:func:`.arm7.groups`). A swivel whose shoulder's bound
+    (:func:`.axis_triple.seed_distance_bound`) with the elbow's change, then with the wrist's bound,
+    then whose shoulder's exact terms with the wrist's bound are no nearer than the best is skipped:
+    it cannot be nearer the seed, so the answer is the full scan's. Returns (ψ, shoulder branch,
+    wrist branch) of ``best`` (7,)."""
+    best_distance = _distance(best, arm)
+    elbow = (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
+    seed_s, seed_w = arm7._seeds(arm)
+    for i in range(count + len(SAMPLES)):
+        swivel, c, s = _swivel(swivels, count, i)
+        s_entries = triple.entries_at(forms[0], c, s)
+        s_bound = triple.seed_distance_bound(shoulder, s_entries, seed_s)
+        if s_bound + elbow >= best_distance:
+            continue  # no solution at this swivel is nearer the seed than the best
+        w_entries = triple.entries_at(forms[1], c, s)
+        w_bound = triple.seed_distance_bound(wrist, w_entries, seed_w)
+        if s_bound + elbow + w_bound >= best_distance:
+            continue
+        s_angles, s_out, s_up = triple.seed_branch(shoulder, s_entries, seed_s)
+        if _shoulder_distance(s_angles, arm) + w_bound >= best_distance:
+            continue  # the wrist's terms are at least its bound
+        w_angles, w_out, w_up = triple.seed_branch(wrist, w_entries, seed_w)
+        arm7._store(candidate, s_angles, arm[Q4], w_angles)
+        distance = _distance(candidate, arm)
+        if s_out + w_out <= LIMIT_TOLERANCE and distance < best_distance:
+            psi, s_upper, w_upper, best_distance = swivel, s_up, w_up, distance
+            _copy(candidate, best)
+            if _step(best, arm) <= FOLLOW_STEP:
+                break
+    return psi, s_upper, w_upper
+
+
+@borrowing
+def _candidates(forms, arm, scratch, order):
+    """The swivels where a first or third joint takes its seed value, nearest ψ = 0 first (ties in
+    the order found), into scratch[0]; returns their count. scratch: (2, ROOTS); order: (ROOTS,)."""
+    swivels, keys = scratch[0], scratch[1]
+    count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), swivels, 0)
+    count = triple.matching_roots(forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), swivels, count)
+    for i in range(count):
+        keys[i] = abs(swivels[i])
+    arm7._order(keys, count, order)
+    for i in range(count):
+        keys[i] = swivels[order[i]]
+    for i in range(count):
+        swivels[i] = keys[i]
+    return count
+
+
+@borrowing
+def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
+    """follow.follow_one into q (7,): True, or False when the seed's branches have no feasible
+    swivel. Scratch: forms (2, ENTRIES, 3), scratch (3, ROOTS), order (ROOTS,) ints, work (4, 7)."""
+    violation, s_upper, w_upper = arm7.seed_branches(shoulder, wrist, geo, arm, arm7._columns(arm, FRAME), q)
+    if violation <= LIMIT_TOLERANCE and _step(q, arm) <= FOLLOW_STEP:
+        return True
+    arm7.groups(shoulder, wrist, geo, arm, forms)
+    psi = 0.0
+    if violation > LIMIT_TOLERANCE:
+        s_branch, w_branch = 1 if s_upper else 0, 1 if w_upper else 0
+        found, psi = arm7.nearest_feasible_swivel(
+            shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order
+        )
+        if not found:
+            return False
+        arm7._at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)
+    short = work[0]
+    _copy(q, short)
+    if arm7_newton.nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, short, work[1]):
+        _copy(short, q)
+        return True
+    if _step(q, arm) > FOLLOW_STEP:
+        count = _candidates(forms, arm, scratch, order)
+        psi, s_upper, w_upper = _best_sample(
+            shoulder, wrist, forms, arm, psi, s_upper, w_upper, q, work[3], scratch[0], count
+        )
+    if _step(q, arm) > FOLLOW_STEP:
+        arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work[1])
+    return True
