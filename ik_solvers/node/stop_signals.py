@@ -12,7 +12,7 @@ second Ctrl-C never cuts the clean shutdown short.
 Whatever then blocks the stop cannot keep the process alive: the first signal arms a deadline
 (``STOP_DEADLINE``, :func:`faulthandler.dump_traceback_later`, a watchdog thread that needs neither
 the interpreter's lock nor the main thread). A process still there when it passes prints every
-thread's stack to stderr (after ``Timeout (0:00:04)!``), and exits with status 1: a node that
+thread's stack to stderr (after ``Timeout (h:mm:ss)!``), and exits with status 1: a node that
 hung after Ctrl-C (sim_node once, in one launch-test run of a loop, cause unseen: launch's
 escalation to SIGTERM is ignored here, so it stayed until SIGKILL or the test's 30 s) now stops
 within seconds and shows where it waited.
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import faulthandler
 import gc
+import math
 import signal
 import sys
 from types import SimpleNamespace
@@ -40,8 +41,8 @@ from rclpy.node import Node
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_POLL = 0.1  # [s] longest wait between two looks at the stop flag when nothing arrives
-STOP_DEADLINE = 4.0  # [s] after the first stop signal, a process still running prints its stacks and
-# exits (status 1): before launch's SIGTERM at 5 s; a clean stop takes 0.2-2.5 s at load 4
+STOP_DEADLINE = 4.5  # [s] after the first stop signal, a process still running prints its stacks and
+# exits (status 1): before launch's SIGTERM at 5 s; a clean stop took 0.2-2.5 s at load 4
 _STOP = SimpleNamespace(spinning=False, requested=False)  # written by the signal handler
 
 
@@ -83,5 +84,9 @@ def _stop_on_signal(signum: int, frame) -> None:
 def arm_stop_deadline(deadline: float = STOP_DEADLINE) -> None:
     """Unless the process has ended ``deadline`` [s] from now, print ``Timeout (h:mm:ss)!`` and every
     thread's stack to stderr and exit with status 1 (a watchdog thread: works while the main thread
-    blocks, even inside C code)."""
+    blocks, even inside C code); still alive a second later (past the interpreter's end), SIGALRM
+    kills it."""
     faulthandler.dump_traceback_later(deadline, exit=True, file=sys.stderr)
+    signal.alarm(math.ceil(deadline) + 1)  # after the interpreter's end, faulthandler's watchdog is
+    # gone: a wait in what runs then (C++ destructors at exit, e.g. the DDS participant's) ends on
+    # SIGALRM's default action, the process killed (status -14)
