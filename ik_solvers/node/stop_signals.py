@@ -9,7 +9,7 @@ look (at most ``STOP_POLL`` later). During start-up, before spinning (kernels ma
 signal is a KeyboardInterrupt, so that start-up stops at once. Later signals are ignored, so that a
 second Ctrl-C never cuts the clean shutdown short.
 
-Whatever then blocks the stop cannot keep the process alive: the first signal arms a deadline
+Whatever then blocks the stop cannot keep a node of ``run_node`` alive: the first signal arms a deadline
 (``STOP_DEADLINE``, :func:`faulthandler.dump_traceback_later`, a watchdog thread that needs neither
 the interpreter's lock nor the main thread). A process still there when it passes prints every
 thread's stack to stderr (after ``Timeout (h:mm:ss)!``), and exits with status 1: a node that
@@ -43,11 +43,14 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_POLL = 0.1  # [s] longest wait between two looks at the stop flag when nothing arrives
 STOP_DEADLINE = 4.5  # [s] after the first stop signal, a process still running prints its stacks and
 # exits (status 1): before launch's SIGTERM at 5 s; a clean stop took 0.2-2.5 s at load 4
-_STOP = SimpleNamespace(spinning=False, requested=False)  # written by the signal handler
+_STOP = SimpleNamespace(spinning=False, requested=False, deadline=None)  # written by the signal handler
 
 
-def install() -> None:
-    """Take SIGINT and SIGTERM over from Python's and rclpy's default handlers."""
+def install(deadline: float | None = None) -> None:
+    """Take SIGINT and SIGTERM over from Python's and rclpy's default handlers; with ``deadline``
+    [s] (e.g. ``STOP_DEADLINE``), the first signal also arms :func:`arm_stop_deadline` (not for a
+    process whose stop must run to its end, e.g. servo_bridge's torque-off)."""
+    _STOP.deadline = deadline
     for stop in STOP_SIGNALS:
         signal.signal(stop, _stop_on_signal)
 
@@ -76,7 +79,8 @@ def _stop_on_signal(signum: int, frame) -> None:
     for stop in STOP_SIGNALS:
         signal.signal(stop, signal.SIG_IGN)
     _STOP.requested = True
-    arm_stop_deadline()
+    if _STOP.deadline is not None:
+        arm_stop_deadline(_STOP.deadline)
     if not _STOP.spinning:
         raise KeyboardInterrupt
 
