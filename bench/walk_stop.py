@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import tempfile
 import time
 from itertools import pairwise
 from pathlib import Path
 
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises, here and in children
-os.environ.setdefault("ROS_DOMAIN_ID", str(random.randrange(101, 200)))
+
+from ik_solvers.node import domains
+
+domains.hold_a_free_domain(domains.BENCH_DOMAINS)  # a domain of its own, held while it runs
 
 import numpy as np
 

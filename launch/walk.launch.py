@@ -14,8 +14,11 @@ knee of the slow gait needs about 3.6 rad/s; the packaged humanoid's limit is 4.
 
 Simulated, the three nodes run on simulated time, as ``ik_demo`` runs them: sim_node lock-steps
 its physics to walk_node's control period (``walk.dt`` of ``walk_params``) and publishes
-``/clock``; walk_node and ik_node use it (``use_sim_time``). A machine too busy to keep up then
-slows the simulated world down instead of making the robot step too fast and fall. walk_node
+``/clock``; walk_node and ik_node use it (``use_sim_time``). Each period waits for ik_node's
+command and walk_node's planned ZMP of that period (``lock_step_pace``; ik_node alone answers
+with walk_node's last target while a busy machine pauses walk_node), up to 3 s
+(``lock_step_timeout``). A machine too busy to keep up then slows the simulated world down
+instead of freezing the robot's targets while its physics runs on, then jumping them. walk_node
 watches ``/sim_node/imu`` for falls and turns the servos off through ``/sim_node/set_torque`` (on
 hardware: its ``imu`` topic, remapped to the robot's IMU, and ``/servo_bridge/set_torque``).
 """
@@ -29,9 +32,10 @@ from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 
 from ik_solvers.node.launch_actions import PACKAGE, package_node, robot_description
+from ik_solvers.sim.lock_step import WALK_TIMEOUT
 from ik_solvers.walk.config import load_walk_config
 
-LOCK_STEP_TIMEOUT = 1.0  # [s] of wall time sim_node waits for a period's commands (ik_demo's)
+PACE = "walk_node/zmp"  # walk_node's planned ZMP, one per period: each lock-stepped period waits for it
 
 
 def nodes(context):
@@ -54,7 +58,7 @@ def nodes(context):
     ]
     if simulate:
         lock_step = {"lock_step": True, "control_period": load_walk_config(Path(walk_params)).dt}
-        lock_step["lock_step_timeout"] = LOCK_STEP_TIMEOUT
+        lock_step.update(lock_step_timeout=WALK_TIMEOUT, lock_step_pace=PACE)  # as ik_demo runs it
         launched.append(
             package_node(
                 executable="sim_node", parameters=[{**description, "floating_base": True, **lock_step}]

@@ -3,8 +3,9 @@
 At import (before any test imports rclpy) this module
 - keeps DDS discovery on loopback (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``),
 - sends ROS logs to ``log/ros`` inside the repository (``ROS_LOG_DIR``),
-- reserves a ``ROS_DOMAIN_ID`` that no concurrent test session on this machine holds
-  (ros-domain-coordinator: a bound local port per domain id, held for the session).
+- reserves a ``ROS_DOMAIN_ID`` that no concurrent test session, hand-started demo or benchmark on
+  this machine holds (:mod:`ik_solvers.node.domains`: a bound local port per domain id, held for
+  the session), and tells the processes it starts that it holds it for them.
 
 Subprocesses started through the fixtures inherit the same environment.
 """
@@ -14,49 +15,25 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from ros_helpers import ProcessRunner
 
+from ik_solvers.node import domains
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _SESSION_RESOURCES = contextlib.ExitStack()
 
 
 def _reserve_domain_id() -> int:
-    """A ROS domain id in 1..100 that no other process using domain_coordinator holds.
-
-    domain_coordinator holds TCP port 32768 + id bound (never listening) for as long
-    as the id is in use; without it installed, the same scheme is applied here.
-    """
-    offset = random.randrange(100)
-    candidates = iter(range(offset, offset + 100))
-    try:
-        from domain_coordinator import domain_id
-    except ImportError:
-        return _reserve_port_domain_id(candidates)
-
-    def selector() -> int:
-        return next(candidates) % 100 + 1
-
-    return _SESSION_RESOURCES.enter_context(domain_id(selector))
-
-
-def _reserve_port_domain_id(candidates) -> int:
-    """Fallback of :func:`_reserve_domain_id`: bind port 32768 + id for the session."""
-    for value in candidates:
-        domain = value % 100 + 1
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            sock.bind(("", 32768 + domain))
-        except OSError:
-            sock.close()
-            continue
-        _SESSION_RESOURCES.callback(sock.close)
-        return domain
-    raise RuntimeError("no free ROS domain id in 1..100")
+    """A ROS domain id in 1..100 that no other run on this machine holds (another test session, a
+    demo started by hand, a benchmark: ik_solvers.node.domains, ros-domain-coordinator's scheme),
+    held for the session; tried from a random one on, so that concurrent sessions rarely race."""
+    offset = random.randrange(len(domains.TEST_DOMAINS))
+    candidates = [*domains.TEST_DOMAINS[offset:], *domains.TEST_DOMAINS[:offset]]
+    return domains.reserve(candidates, _SESSION_RESOURCES)
 
 
 def _configure_ros_environment() -> None:
@@ -65,7 +42,8 @@ def _configure_ros_environment() -> None:
     os.environ.pop("ROS_STATIC_PEERS", None)
     log_dir = Path(os.environ.setdefault("ROS_LOG_DIR", str(REPO_ROOT / "log" / "ros")))
     log_dir.mkdir(parents=True, exist_ok=True)
-    os.environ["ROS_DOMAIN_ID"] = str(_reserve_domain_id())
+    domain = str(_reserve_domain_id())
+    os.environ["ROS_DOMAIN_ID"] = os.environ[domains.HELD_VARIABLE] = domain  # children: held for them
 
 
 _configure_ros_environment()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -70,16 +71,22 @@ def colcon_build(workspace: Path) -> ColconBuild:
     """Copy the repository into ``workspace``/src and build both packages as docs/setup.md says."""
     shutil.copytree(REPO_ROOT, workspace / "src" / "ik_solvers", ignore=NOT_COPIED)
     command = ["colcon", "build", "--base-paths", "src", "src/ik_solvers/ik_solvers_interfaces"]
-    result = subprocess.run(
+    build = subprocess.Popen(  # a session of its own: a timeout ends the build's grandchildren too
         command,
-        check=False,
         cwd=workspace,
         env=ament_environment(),
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=BUILD_TIMEOUT,
+        start_new_session=True,
     )
-    return ColconBuild(workspace, result.returncode, f"{' '.join(command)}\n{result.stdout}\n{result.stderr}")
+    try:
+        stdout, stderr = build.communicate(timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired:  # killing colcon alone left its kernel compile running on
+        os.killpg(build.pid, signal.SIGKILL)
+        stdout, stderr = build.communicate()
+        stderr += f"\ncolcon build: not done after {BUILD_TIMEOUT:g} s, stopped with its children"
+    return ColconBuild(workspace, build.returncode, f"{' '.join(command)}\n{stdout}\n{stderr}")
 
 
 def vendor_present() -> bool:

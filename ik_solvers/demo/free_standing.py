@@ -32,18 +32,13 @@ from ik_solvers.demo.trajectories import DemoTrajectories
 from ik_solvers.demo.walk_run import run_walk
 from ik_solvers.demo.walk_timeline import PostureTimeline, walk_commands
 from ik_solvers.resources import package_share_path
+from ik_solvers.sim.lock_step import WALK_TIMEOUT
 from ik_solvers.sim.mujoco_robot import ServoConfig
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
-LOCK_STEP_TIMEOUT = 3.0  # [s] sim_node waits this long for a period's command: under load on a
-# shared 2-core machine they come later than the default 0.2 s, and a period run without its
-# command is a frozen servo target, then a jump (at 1 s and load 11, four such periods in the
-# turn's stop and the sidestep made the packaged robot's soles slip 14.8 mm instead of 2; at 5 s
-# none did). It costs nothing while commands flow, but every period ik_node does not answer: the
-# OP3's first 14 posture targets are out of its reach (14 waits at start-up)
 REFERENCE_JOINT_SPEED = 4.8  # [rad/s] the packaged humanoid's leg servos (URDF), whose walk needs up
 # to 3.6 rad/s at a swinging knee; other robots: scaled as the walk's durations (velocity_fraction)
 
@@ -122,7 +117,7 @@ def default_servo_model(options) -> str:
     return "ideal"
 
 
-def lock_step_sim_arguments(control_period: float, lock_step_timeout: float = LOCK_STEP_TIMEOUT) -> list[str]:
+def lock_step_sim_arguments(control_period: float, lock_step_timeout: float = WALK_TIMEOUT) -> list[str]:
     """sim_node's parameters for a free-standing robot lock-stepped to walk_node: a floating base;
     the physics runs one ``control_period`` [s] (walk_node's) once the controllers have answered it,
     or after ``lock_step_timeout`` [s] of wall time without an answer."""

@@ -16,6 +16,7 @@ commands go through servo_bridge and an emulated servo bus (:mod:`ik_solvers.dem
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -33,6 +34,7 @@ from ik_solvers.demo.run import run_motion
 from ik_solvers.demo.trajectories import DemoTrajectories
 from ik_solvers.description import DescriptionError, RobotDescription, load_description
 from ik_solvers.limbs import find_body
+from ik_solvers.node import domains
 from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import ServoConfig
 from ik_solvers.sim.mujoco_urdf import missing_meshes, without_missing_meshes
@@ -159,9 +161,22 @@ def sim_parameters(servo: ServoConfig) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the demo; 0 on success, 1 when a child process fails or the pipeline does not come up."""
+    """Run the demo on this process's ROS domain, held against other runs for as long as it runs
+    (:mod:`ik_solvers.node.domains`); 0 on success, 1 when the domain is in use by another run, a
+    child process fails or the pipeline does not come up."""
     options = parse_arguments(argv)
     options.servo_model = free_standing.default_servo_model(options)
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(domains.held_for_run())
+        except (domains.DomainInUse, ValueError) as error:
+            print(f"ik_demo: cannot start: {error}", file=sys.stderr)
+            return 1
+        return run_demo(options)
+
+
+def run_demo(options: argparse.Namespace) -> int:
+    """The demo of ``options`` (:func:`parse_arguments`); :func:`main`'s exit code."""
     output = options.output.resolve()
     (output / "logs").mkdir(parents=True, exist_ok=True)
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"  # before rclpy initialises

@@ -7,7 +7,8 @@ into a :class:`~ik_solvers.walk.walk_log.WalkLog` every whole-body target on the
 then walk_node's: the plan), walk_node's planned ZMP, and the simulator's base pose with the joint
 state of the same tick (the measurement). The node runs on the simulator's ``/clock``
 (``use_sim_time``; the simulator is lock-stepped): times are simulated seconds since the start of
-the posture phases, and the phases and commands last their durations in simulated time.
+the posture phases (in the log: the stamps of what it records), and the phases and commands last
+their durations in simulated time.
 """
 
 from __future__ import annotations
@@ -84,16 +85,25 @@ class WalkDemoNode(Node):
         """[s] of simulated time since the node started."""
         return node_seconds(self) - self.start
 
+    def since_start(self, stamp) -> float:
+        """[s] of simulated time from the node's start to ``stamp`` (builtin_interfaces/Time). The
+        log's times are the messages' stamps, not when this node took them: on a loaded machine it
+        takes them late and in bursts (up to 280 ms after their stamps at load 20), and a sample
+        then met the support of a later plan instant."""
+        return stamp.sec + 1e-9 * stamp.nanosec - self.start
+
     def on_target(self, message: WholeBodyTarget) -> None:
         self.received += 1
         com = np.array([message.com_target.x, message.com_target.y])
         zmp = com if self.last_zmp is None else self.last_zmp
         left, right = pose_to_matrix(message.left_sole), pose_to_matrix(message.right_sole)
-        self.log.add_plan(self.now(), SUPPORT_NAMES[message.support], left, right, com, zmp)
+        self.log.add_plan(
+            self.since_start(message.header.stamp), SUPPORT_NAMES[message.support], left, right, com, zmp
+        )
 
     def on_zmp(self, message: PointStamped) -> None:
         self.last_zmp = np.array([message.point.x, message.point.y])
-        self.run.zmp.append((self.now(), message.point.x, message.point.y))
+        self.run.zmp.append((self.since_start(message.header.stamp), message.point.x, message.point.y))
 
     def on_joint_states(self, message: JointState) -> None:
         self.positions.update(zip(message.name, message.position))
@@ -113,7 +123,7 @@ class WalkDemoNode(Node):
         sample = self.samples.setdefault(key, {})
         sample[half] = value
         if len(sample) == 2:
-            self.log.add_measured(self.now(), sample["base"], sample["positions"])
+            self.log.add_measured(self.since_start(stamp), sample["base"], sample["positions"])
             self.samples = {k: v for k, v in self.samples.items() if k > key}  # older halves never pair
 
     def on_rtf(self, message: Float64) -> None:

@@ -29,7 +29,8 @@ def run_node(
     start_errors: tuple[type[Exception], ...] = START_ERRORS,
     stop_errors: tuple[type[Exception], ...] = (),
 ) -> int:
-    """Run the node ``make()`` builds until SIGINT/SIGTERM; the process's exit code.
+    """Run the node ``make()`` builds until SIGINT/SIGTERM (at most ``STOP_DEADLINE`` [s] after it:
+    :mod:`ik_solvers.node.stop_signals`), destroy it; the process's exit code.
 
     Args:
         name: the executable's name, first on its error lines.
@@ -38,7 +39,7 @@ def run_node(
         start_errors: raised by ``make``: one line ``cannot start: …``, exit code 1.
         stop_errors: raised while spinning: one line ``stopped: …``, exit code 1.
     """
-    stop_signals.install()
+    stop_signals.install(stop_signals.STOP_DEADLINE)
     command_line = sys.argv if args is None else args
     try:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
@@ -46,7 +47,10 @@ def run_node(
                 node = make()
             except start_errors as error:
                 return start_failure(name, error, command_line)
-            stop_signals.spin_until_stopped(node)
+            try:
+                stop_signals.spin_until_stopped(node)
+            finally:  # its DDS entities before the context's: what rclpy's shutdown expects
+                node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except start_errors as error:  # rcl refusing the command line in rclpy.init

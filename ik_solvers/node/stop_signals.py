@@ -9,6 +9,14 @@ look (at most ``STOP_POLL`` later). During start-up, before spinning (kernels ma
 signal is a KeyboardInterrupt, so that start-up stops at once. Later signals are ignored, so that a
 second Ctrl-C never cuts the clean shutdown short.
 
+Whatever then blocks the stop cannot keep a node of ``run_node`` alive: the first signal arms a deadline
+(``STOP_DEADLINE``, :func:`faulthandler.dump_traceback_later`, a watchdog thread that needs neither
+the interpreter's lock nor the main thread). A process still there when it passes prints every
+thread's stack to stderr (after ``Timeout (h:mm:ss)!``), and exits with status 1: a node that
+hung after Ctrl-C (sim_node once, in one launch-test run of a loop, cause unseen: launch's
+escalation to SIGTERM is ignored here, so it stayed until SIGKILL or the test's 30 s) now stops
+within seconds and shows where it waited.
+
 What start-up built (modules, numba kernels, the robot model: about a second of interpreter CPU to
 walk at exit) is moved out of the garbage collector's reach when spinning starts (``gc.freeze``):
 the interpreter's exit then no longer collects it object by object. On a loaded machine that walk
@@ -21,8 +29,11 @@ Use: ``install()`` before ``rclpy.init(..., signal_handler_options=SignalHandler
 
 from __future__ import annotations
 
+import faulthandler
 import gc
+import math
 import signal
+import sys
 from types import SimpleNamespace
 
 import rclpy
@@ -30,11 +41,16 @@ from rclpy.node import Node
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_POLL = 0.1  # [s] longest wait between two looks at the stop flag when nothing arrives
-_STOP = SimpleNamespace(spinning=False, requested=False)  # written by the signal handler
+STOP_DEADLINE = 4.5  # [s] after the first stop signal, a process still running prints its stacks and
+# exits (status 1): before launch's SIGTERM at 5 s; a clean stop took 0.2-2.5 s at load 4
+_STOP = SimpleNamespace(spinning=False, requested=False, deadline=None)  # written by the signal handler
 
 
-def install() -> None:
-    """Take SIGINT and SIGTERM over from Python's and rclpy's default handlers."""
+def install(deadline: float | None = None) -> None:
+    """Take SIGINT and SIGTERM over from Python's and rclpy's default handlers; with ``deadline``
+    [s] (e.g. ``STOP_DEADLINE``), the first signal also arms :func:`arm_stop_deadline` (not for a
+    process whose stop must run to its end, e.g. servo_bridge's torque-off)."""
+    _STOP.deadline = deadline
     for stop in STOP_SIGNALS:
         signal.signal(stop, _stop_on_signal)
 
@@ -63,5 +79,18 @@ def _stop_on_signal(signum: int, frame) -> None:
     for stop in STOP_SIGNALS:
         signal.signal(stop, signal.SIG_IGN)
     _STOP.requested = True
+    if _STOP.deadline is not None:
+        arm_stop_deadline(_STOP.deadline)
     if not _STOP.spinning:
         raise KeyboardInterrupt
+
+
+def arm_stop_deadline(deadline: float = STOP_DEADLINE) -> None:
+    """Unless the process has ended ``deadline`` [s] from now, print ``Timeout (h:mm:ss)!`` and every
+    thread's stack to stderr and exit with status 1 (a watchdog thread: works while the main thread
+    blocks, even inside C code); still alive a second later (past the interpreter's end), SIGALRM
+    kills it."""
+    faulthandler.dump_traceback_later(deadline, exit=True, file=sys.stderr)
+    signal.alarm(math.ceil(deadline) + 1)  # after the interpreter's end, faulthandler's watchdog is
+    # gone: a wait in what runs then (C++ destructors at exit, e.g. the DDS participant's) ends on
+    # SIGALRM's default action, the process killed (status -14)

@@ -28,6 +28,12 @@ from dataclasses import dataclass, field
 
 STAMP_TOLERANCE = 1e-6  # [s] a command stamped this close before the period's start counts as current
 GOAL_TOLERANCE = 2e-3  # [rad] a goal carries a command: 4096-tick servos quantise to 1.5 mrad
+WALK_TIMEOUT = 3.0  # [s] a walking robot's period waits this long for its command (ik_demo and
+# walk.launch.py set it as sim_node's lock_step_timeout): under load on a shared 2-core machine they come later than the default 0.2 s, and a period run without its
+# command is a frozen servo target, then a jump (at 1 s and load 11, four such periods in the
+# turn's stop and the sidestep made the packaged robot's soles slip 14.8 mm instead of 2; at 5 s
+# none did). It costs nothing while commands flow, but every period ik_node does not answer: the
+# OP3's first 14 posture targets are out of its reach (14 waits at start-up)
 BUS_WAIT = 0.5  # [s] of wall time a period waits for goals that carry its command (a goal the bridge's
 # velocity limit or a calibrated range cut never does)
 

@@ -98,9 +98,12 @@ class WalkLog:
         }
 
     def support_at(self, times: np.ndarray) -> np.ndarray:
-        """(N,) the planned support code in force at each time (-1 before the first plan sample)."""
+        """(N,) the planned support code in force at each time (-1 before the first plan sample).
+        Plan samples in time order (recorded by their stamps, two planners' may interleave at a
+        hand-over), equal times in the order recorded."""
         if not self.plan_times:
             return np.full(len(times), -1)
-        index = np.searchsorted(np.array(self.plan_times), times, side="right") - 1
-        supports = np.array(self.supports)
+        order = np.argsort(self.plan_times, kind="stable")
+        index = np.searchsorted(np.array(self.plan_times)[order], times, side="right") - 1
+        supports = np.array(self.supports)[order]
         return np.where(index >= 0, supports[np.clip(index, 0, None)], -1)
