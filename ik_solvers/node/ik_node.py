@@ -167,11 +167,15 @@ class IKNode(Node):
         A step is timed by the later of the node's clock and ``stamp``: on simulated time a target
         can come stamped with the next period before this node has heard that period's ``/clock``,
         and timed by the clock it would get no time to move in (the command repeated, the servos'
-        targets frozen for that period)."""
+        targets frozen for that period). The stamp leads the clock by one command period at most:
+        a target stamped further ahead (within ``max_target_age``) buys no faster motion."""
         now = self.get_clock().now()  # one reading
-        step_ns = now.nanoseconds if stamp is None else max(now.nanoseconds, Time.from_msg(stamp).nanoseconds)
+        period = 1.0 / self.config.command_rate
+        step_ns = now.nanoseconds
+        if stamp is not None:
+            step_ns = min(max(step_ns, Time.from_msg(stamp).nanoseconds), step_ns + round(period * 1e9))
         # since start-up: epoch seconds as a float would round to 0.2 µs
-        seconds, period = (step_ns - self._start_ns) * 1e-9, 1.0 / self.config.command_rate
+        seconds = (step_ns - self._start_ns) * 1e-9
         previous = {limb.name: limb.command for limb in limbs}
         moved = self.commander.advance(limbs, seconds, self.fraction, period)
         if moved or (always and any(limb.command is not None for limb in limbs)):
