@@ -8,8 +8,8 @@ there).
 
 The candidate swivels (the matching ones, then ``SAMPLES``) are scanned in the reference's order;
 one whose solution cannot beat the best so far skips its exact splits: a lower bound of each
-triple's distance from the seed (:func:`.axis_triple.seed_distance_bound`: the splits' angles to
-within 1e-7 rad by a polynomial arctangent) decides first. Only skipped swivels differ, none of
+triple's distance from the seed (:func:`.axis_triple.seed_distance_bound`: the chords between
+the splits' angles and the seed's, no arctangent) decides first. Only skipped swivels differ, none of
 which the scan would keep, so the answer is the reference's bit for bit.
 """
 
@@ -82,14 +82,15 @@ def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candi
     best_distance = _distance(best, arm)
     elbow = (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
     seed_s, seed_w = arm7._seeds(arm)
+    points_s, points_w = triple.seed_points(seed_s), triple.seed_points(seed_w)
     for i in range(count + len(SAMPLES)):
         swivel, c, s = _swivel(swivels, count, i)
         s_entries = triple.entries_at(forms[0], c, s)
-        s_bound = triple.seed_distance_bound(shoulder, s_entries, seed_s)
+        s_bound = triple.seed_distance_bound(shoulder, s_entries, points_s)
         if s_bound + elbow >= best_distance:
             continue  # no solution at this swivel is nearer the seed than the best
         w_entries = triple.entries_at(forms[1], c, s)
-        w_bound = triple.seed_distance_bound(wrist, w_entries, seed_w)
+        w_bound = triple.seed_distance_bound(wrist, w_entries, points_w)
         if s_bound + elbow + w_bound >= best_distance:
             continue
         s_angles, s_out, s_up = triple.seed_branch(shoulder, s_entries, seed_s)

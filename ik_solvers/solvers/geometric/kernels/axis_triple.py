@@ -29,12 +29,11 @@ PAIRS = 18  # ENTRIES × (u, w): 6 floats each
 LIMITS = PAIRS + 6 * ENTRIES  # 6 limit equations × (ENTRIES coefficients, constant)
 SIZE = LIMITS + 6 * (ENTRIES + 1)
 KINDS = {"raw": RAW, "middle": MIDDLE, "seed": SEED}
-# [rad] taken off each angle's distance in seed_distance_bound: far more than fast_atan2's error
-# (< 3e-9) and the rounding around it
-ATAN_SLACK = 1e-7
+# [rad²] taken off each angle's term in seed_distance_bound: far more than the rounding of the
+# chords and of the split's own angles (~1e-15)
+CHORD_SLACK = 1e-12
 BOUND_ALIGNED = 1e-9  # h below this (the triple near its alignment): seed_distance_bound gives 0
-TAN_PI_12, INVERSE_SQRT3 = 2.0 - math.sqrt(3.0), 1.0 / math.sqrt(3.0)
-TWO_PI = 2.0 * math.pi
+TINY_NORM = 1e-150  # (yb, s3) shorter than this: the third angle's terms of the bound are 0
 
 
 def constants(triple) -> np.ndarray:
@@ -155,67 +154,55 @@ def seed_branch(t, e, seed):
 
 
 @borrowing
-def _atan_unit(z):
-    """atan z [rad] for 0 ≤ z ≤ 1 within 3e-9: reduced to |z| ≤ tan(π/12) by
-    atan z = π/6 + atan((z - 1/√3) / (1 + z/√3)), then the series z - z³/3 + … - z¹¹/11, whose
-    error is below its next term |z|¹³/13 < 2.8e-9 (alternating, decreasing)."""
-    shift = 0.0
-    if z > TAN_PI_12:
-        z, shift = (z - INVERSE_SQRT3) / (1.0 + z * INVERSE_SQRT3), math.pi / 6.0
-    z2 = z * z
-    series = 1.0 + z2 * (-1.0 / 3.0 + z2 * (0.2 + z2 * (-1.0 / 7.0 + z2 * (1.0 / 9.0 - z2 / 11.0))))
-    return shift + z * series
+def seed_points(seed):
+    """(cos, sin) of each of the three seed angles [rad]: the points :func:`seed_distance_bound`
+    measures chords to."""
+    return (
+        (math.cos(seed[0]), math.sin(seed[0])),
+        (math.cos(seed[1]), math.sin(seed[1])),
+        (math.cos(seed[2]), math.sin(seed[2])),
+    )
 
 
 @borrowing
-def fast_atan2(y, x):
-    """atan2(y, x) [rad] within 3e-9 (up to its sign at ±π and at y = ±0; 0 at the origin)."""
-    ay, ax = abs(y), abs(x)
-    if ay <= ax:
-        angle = _atan_unit(ay / ax) if ax > 0.0 else 0.0
-    else:
-        angle = 0.5 * math.pi - _atan_unit(ax / ay)
-    if x < 0.0:
-        angle = math.pi - angle
-    return -angle if y < 0.0 else angle
+def _arc_squared(chord2):
+    """A lower bound [rad²] of d² for the arc d whose chord² (2 - 2 cos d) is ``chord2``, less
+    CHORD_SLACK: 4 asin²(c/2) = c² + c⁴/12 + c⁶/90 + c⁸/560 + … (all terms positive), cut there."""
+    u = min(max(chord2, 0.0), 4.0)
+    return max(u * (1.0 + u * (1.0 / 12.0 + u * (1.0 / 90.0 + u / 560.0))) - CHORD_SLACK, 0.0)
 
 
 @borrowing
-def _arc(angle):
-    """|angle| up to a multiple of 2π: the distance [rad] on the circle, in [0, π]."""
-    return abs(angle - TWO_PI * math.floor(angle / TWO_PI + 0.5))
-
-
-@borrowing
-def _short(arc):
-    """(arc - ATAN_SLACK)² [rad²], 0 below the slack."""
-    shorter = max(arc - ATAN_SLACK, 0.0)
-    return shorter * shorter
-
-
-@borrowing
-def seed_distance_bound(t, e, seed):
-    """A lower bound [rad²] of the distance from ``seed`` of :func:`seed_branch`'s angles for the
-    entries ``e``: each angle's raw value on both branches as :func:`first_raw` has it but by
-    :func:`fast_atan2`, its distance on the circle from the seed's (no representative within the
-    limits is nearer), less ATAN_SLACK; the smaller branch's sum. 0 near the alignment (h <
-    BOUND_ALIGNED), where the split takes the seed's first angle."""
+def seed_distance_bound(t, e, points):
+    """A lower bound [rad²] of the distance from the seed of :func:`seed_branch`'s angles for the
+    entries ``e``, without an arctangent: each angle of both branches as the point (cos, sin) that
+    :func:`first_raw`'s ``atan2`` reads, its chord to the seed's point (``points``, from
+    :func:`seed_points`) turned into a lower bound of the arc (:func:`_arc_squared`; no
+    representative within the limits is nearer than the arc); the smaller branch's sum. On the
+    second branch θ1 and θ3 are turned by π (chord² 4 - c²) and θ2 = 2α - (α + β) is α - β.
+    0 near the alignment (h < BOUND_ALIGNED), where the split takes the seed's first angle."""
     g, n1, d1, n3, bb, ab = e
     h = math.sqrt(n1 * n1 + d1 * d1)
     if not h > BOUND_ALIGNED:
         return 0.0
     inverse = 1.0 / max(h, ALIGNED)
     c1, s1 = -d1 * inverse, n1 * inverse
-    c2 = t[COS_ALPHA] * g - t[SIN_ALPHA] * h
-    s2 = t[SIN_ALPHA] * g + t[COS_ALPHA] * h
+    ca, sa = t[COS_ALPHA], t[SIN_ALPHA]
+    c2, s2 = ca * g - sa * h, sa * g + ca * h
     yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
     s3 = (t[CXB_A] * c2 + t[CXB_X] * s2) * n3 + (t[CXB_X] * c2 - t[CXB_A] * s2) * yx
-    middle = t[ALPHA] + fast_atan2(h, g)
-    first, third = _arc(fast_atan2(s1, c1) - seed[0]), _arc(fast_atan2(s3, yb) - seed[2])
-    upper = _short(first) + _short(_arc(middle - seed[1])) + _short(third)
-    lower = (
-        _short(math.pi - first) + _short(_arc(2.0 * t[ALPHA] - middle - seed[1])) + _short(math.pi - third)
-    )
+    (cs0, ss0), (cs1, ss1), (cs2, ss2) = points
+    first = 2.0 - 2.0 * (c1 * cs0 + s1 * ss0)
+    to_middle = 2.0 / math.sqrt(g * g + h * h)
+    middle = 2.0 - to_middle * (c2 * cs1 + s2 * ss1)
+    mirrored = 2.0 - to_middle * ((ca * g + sa * h) * cs1 + (sa * g - ca * h) * ss1)
+    upper = _arc_squared(first) + _arc_squared(middle)
+    lower = _arc_squared(4.0 - first) + _arc_squared(mirrored)
+    norm = math.sqrt(yb * yb + s3 * s3)
+    if norm > TINY_NORM:
+        third = 2.0 - 2.0 * (yb * cs2 + s3 * ss2) / norm
+        upper += _arc_squared(third)
+        lower += _arc_squared(4.0 - third)
     return min(upper, lower)
 
 
