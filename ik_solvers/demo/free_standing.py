@@ -7,7 +7,7 @@ the packaged humanoid), handed over in a parameter file. The simulator runs lock
 (``use_sim_time:=true``), so that a process the busy machine pauses pauses the simulated world
 too instead of leaving the servo targets frozen while the robot moves on. Part one
 (:func:`~ik_solvers.demo.walk_run.run_walk`): stand, squat, shift the weight, lift each foot, walk
-forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
+(closed loop: :data:`CLOSED_LOOP`) forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
 legs): both arms trace their circles on the geometric solver, then on the Jacobian solver, as in
 the fixed-base demo. Prints the walking table and the arms' table; writes figures and
 ``results.json`` (its ``walk`` section: :class:`~ik_solvers.walk.walk_metrics.WalkMetrics`).
@@ -38,10 +38,10 @@ from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
-CLOSED_LOOP = {"stabilise": True, "com_feedback_gain": 0.15}  # the demo's walk.yaml overrides unless
-# --open-loop: the stabiliser on, its CoM feedback a third of walk.yaml's 0.5, which through the
-# nodes on the realistic servos (their lag and gear play in the loop) tipped the robot over at its
-# first steps (docs/walking.md "The demo walks closed loop")
+CLOSED_LOOP = {"stabilise": True, "com_feedback_gain": 0.15}  # walk.yaml's fields the demo overrides
+# (not with --open-loop): the stabiliser on, its CoM feedback below walk.yaml's 0.5, with which the
+# realistic servos' lag and play in the loop tipped the robot over (docs/walking.md "The demo walks
+# closed loop")
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 REFERENCE_JOINT_SPEED = 4.8  # [rad/s] the packaged humanoid's leg servos (URDF), whose walk needs up
 # to 3.6 rad/s at a swinging knee; other robots: scaled as the walk's durations (velocity_fraction)
