@@ -1,5 +1,6 @@
 """ik_demo's servo default (no ROS, no simulation): realistic servos for the packaged robot walking,
-ideal ones on a fixed base and for a robot of ``--urdf``, whatever ``--servo-model`` says above all."""
+ideal ones on a fixed base and for a robot of ``--urdf``, whatever ``--servo-model`` says above all;
+and its walk closed loop unless ``--open-loop`` or a ``--walk-config`` file says otherwise."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ik_solvers.demo.free_standing import default_servo_model
+from ik_solvers.demo.free_standing import CLOSED_LOOP, closed_loop_overrides, default_servo_model
 from ik_solvers.demo.ik_demo import parse_arguments
 
 
@@ -27,3 +28,19 @@ def test_the_demo_picks_its_servos(arguments, expected):
     assert Path(chosen).name == expected
     if expected.endswith(".yaml"):
         assert Path(chosen).is_file()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ([], CLOSED_LOOP),
+        (["--servo-bus", "dynamixel"], CLOSED_LOOP),
+        (["--open-loop"], {}),
+        (["--walk-config", "config/walk_fast.yaml"], {}),
+    ],
+)
+def test_the_demo_walks_closed_loop_unless_told_otherwise(arguments, expected):
+    overrides = closed_loop_overrides(parse_arguments(arguments))
+    assert overrides == expected
+    if overrides:
+        assert overrides["stabilise"] is True

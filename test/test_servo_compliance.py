@@ -64,6 +64,31 @@ def test_ideal_servos_get_no_offsets_and_soft_ones_bend_the_other_way_of_the_loa
     assert soft.offsets(q, result.torso_pose, ground) == pytest.approx(torques / 50.0)
 
 
+def test_an_unloaded_joints_play_is_taken_up_the_way_the_plan_moves_it():
+    walker = _standing_walker()
+    tick = walker.generator.step()
+    result = walker.stance.solve(tick.left_sole, tick.right_sole, tick.torso_height, com_target=tick.com)
+    q = walker.stance.com.configuration(result.positions)
+    ground = Support(tick.left_sole, tick.right_sole, "double", tick.com)
+    names = walker.stance.joint_names
+    play = dict.fromkeys(names, 0.01)  # [rad]
+    compensation = ComplianceCompensation(walker.stance, dict.fromkeys(names, 50.0), play)
+    loads = np.abs(compensation.torques(q, result.torso_pose, ground))
+    yaw = names.index("l_hip_joint")
+    column = walker.stance.legs.columns[yaw]
+    assert loads[yaw] < 0.01  # [N m]: standing, a hip yaw holds no load
+    still = compensation.offsets(q, result.torso_pose, ground)[yaw]
+    turned = q.copy()
+    turned[column] += 0.01  # the plan turns the hip yaw
+    assert compensation.offsets(turned, result.torso_pose, ground)[yaw] == pytest.approx(
+        still + 0.005, abs=5e-4
+    )
+    assert compensation.offsets(turned, result.torso_pose, ground)[yaw] == pytest.approx(
+        still + 0.005, abs=5e-4
+    )
+    assert compensation.offsets(q, result.torso_pose, ground)[yaw] == pytest.approx(still - 0.005, abs=5e-4)
+
+
 def test_the_cart_table_zmp_leads_an_accelerating_com_backwards():
     zmp = CartTableZmp()
     acceleration, height = np.array([0.5, -0.2]), 0.4

@@ -7,7 +7,7 @@ the packaged humanoid), handed over in a parameter file. The simulator runs lock
 (``use_sim_time:=true``), so that a process the busy machine pauses pauses the simulated world
 too instead of leaving the servo targets frozen while the robot moves on. Part one
 (:func:`~ik_solvers.demo.walk_run.run_walk`): stand, squat, shift the weight, lift each foot, walk
-forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
+(closed loop: :data:`CLOSED_LOOP`) forward 1 m, turn 90° in place, sidestep 0.3 m, stop. Part two, standing (walk_node holds the
 legs): both arms trace their circles on the geometric solver, then on the Jacobian solver, as in
 the fixed-base demo. Prints the walking table and the arms' table; writes figures and
 ``results.json`` (its ``walk`` section: :class:`~ik_solvers.walk.walk_metrics.WalkMetrics`).
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,10 @@ from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.walk_log import WalkLog
 from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
+CLOSED_LOOP = {"stabilise": True, "com_feedback_gain": 0.15}  # walk.yaml's fields the demo overrides
+# (not with --open-loop): the stabiliser on, its CoM feedback below walk.yaml's 0.5, with which the
+# realistic servos' lag and play in the loop tipped the robot over (docs/walking.md "The demo walks
+# closed loop")
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 REFERENCE_JOINT_SPEED = 4.8  # [rad/s] the packaged humanoid's leg servos (URDF), whose walk needs up
 # to 3.6 rad/s at a swinging knee; other robots: scaled as the walk's durations (velocity_fraction)
@@ -85,13 +89,20 @@ def parameter_file(urdf: str, folder: Path) -> Path:
 
 def add_options(parser) -> None:
     """``--servo-model`` and ``--command-latency``: how the simulated servos behave; ``--walk-config``:
-    walk_node's parameter file."""
+    walk_node's parameter file; ``--open-loop``: the packaged one without :data:`CLOSED_LOOP`."""
     parser.add_argument(
         "--walk-config",
         type=Path,
         default=None,
-        help="walk_node's parameter file (default: the packaged config/walk.yaml; "
+        help="walk_node's parameter file (default: the packaged config/walk.yaml, closed loop "
+        "unless --open-loop; "
         "config/walk_fast.yaml: the fast gait, stabiliser on)",
+    )
+    parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="walk on the packaged config/walk.yaml as it is (stabiliser off); default: its stabiliser "
+        "on, CoM feedback gain 0.15 (a --walk-config file is always taken as it is)",
     )
     parser.add_argument(
         "--servo-model",
@@ -115,6 +126,14 @@ def default_servo_model(options) -> str:
     if options.urdf is None and not options.fixed_base:
         return str(package_share_path("config", "servos", "humanoid_servo_models.yaml"))
     return "ideal"
+
+
+def closed_loop_overrides(options) -> dict:
+    """walk.yaml's fields the demo changes: :data:`CLOSED_LOOP` with the packaged walk.yaml, none
+    with ``--open-loop`` or a ``--walk-config`` file (taken as it is)."""
+    if options.walk_config is not None or options.open_loop:
+        return {}
+    return dict(CLOSED_LOOP)
 
 
 def lock_step_sim_arguments(control_period: float, lock_step_timeout: float = WALK_TIMEOUT) -> list[str]:
@@ -149,7 +168,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     pipeline fails."""
     output = options.output.resolve()
     walk_yaml = (options.walk_config or package_share_path("config", "walk.yaml")).resolve()
-    config = load_walk_config(walk_yaml)
+    overrides = closed_loop_overrides(options)
+    config = replace(load_walk_config(walk_yaml), **overrides)
     stance = StanceSolver(model)
     generator = WalkingPatternGenerator(model, config, stance=stance)
     timeline, commands = PostureTimeline(generator, stance), walk_commands(generator)
@@ -175,6 +195,8 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     sim_time = ["-p", "use_sim_time:=true"]
     falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
     walk_node = ["--ros-args", "--params-file", str(walk_yaml), *robot, *sim_time, *falls]
+    for name, value in overrides.items():  # after the file: these win
+        walk_node += ["-p", f"walk.{name}:={str(value).lower()}"]
     try:
         children.start(
             "sim_node",

@@ -159,7 +159,10 @@ class WholeBodyInterface:
         """(12,) [rad] the leg servos' expected deflections under ``result``'s stance."""
         now = messages.stamp_seconds(stamp) if stamp is not None else self.clock.now().nanoseconds * 1e-9
         floor = min(request["left_sole"][2, 3], request["right_sole"][2, 3])
-        zmp = self.zmp.update(now, result.com_target, result.com[2] - floor)
+        # the ZMP of the CoM target without its offset: a stabiliser's feedback shifts the offset
+        # tick by tick, and a second difference of that jitter is no ZMP (ik_solvers.walk.messages)
+        planned = result.com_target if request["com_target"] is None else request["com_target"]
+        zmp = self.zmp.update(now, planned, result.com[2] - floor)
         ground = Support(request["left_sole"], request["right_sole"], request["support"], zmp)
         q = self.solver.com.configuration(self.commander.positions())
         q[self.solver.legs.columns] = result.q

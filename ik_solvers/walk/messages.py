@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from geometry_msgs.msg import Point, PointStamped, Pose, Twist
+from geometry_msgs.msg import Point, PointStamped, Pose, Twist, Vector3
 
 from ik_solvers.spatial import matrix_to_quaternion
 from ik_solvers_interfaces.msg import WholeBodyTarget
@@ -34,15 +34,19 @@ def pose_message(pose: np.ndarray) -> Pose:
 
 def whole_body_target(tick, frame: str, stamp, correction=None) -> WholeBodyTarget:
     """WholeBodyTarget of one pattern tick: soles, support, CoM target, torso yaw and height; with
-    a stabiliser's ``correction`` (:class:`~ik_solvers.whole_body.stabiliser.Correction`) its CoM
-    target and torso attitude instead of the plan's."""
+    a stabiliser's ``correction`` (:class:`~ik_solvers.whole_body.stabiliser.Correction`) its torso
+    attitude instead of the plan's, and its CoM as the plan's CoM target plus ``com_offset`` (the
+    feedback's shift): ik_node's servo compensation takes the ZMP from the target alone, the smooth
+    plan, whose second difference the feedback's tick-to-tick jitter would swamp."""
     message = WholeBodyTarget()
     message.header.frame_id, message.header.stamp = frame, stamp
     message.left_sole, message.right_sole = pose_message(tick.left_sole), pose_message(tick.right_sole)
     message.support = SUPPORT_CODES[tick.support]
     message.use_com_target = True
-    com = tick.com if correction is None else correction.com
-    message.com_target = Point(x=float(com[0]), y=float(com[1]), z=0.0)
+    message.com_target = Point(x=float(tick.com[0]), y=float(tick.com[1]), z=0.0)
+    if correction is not None:  # the plan's CoM stays the target (ik_node's load model reads its ZMP from it)
+        shift = np.asarray(correction.com, dtype=float)[:2] - np.asarray(tick.com, dtype=float)[:2]
+        message.com_offset = Vector3(x=float(shift[0]), y=float(shift[1]), z=0.0)
     o = message.torso_orientation
     if correction is None:
         half = 0.5 * tick.torso_yaw

@@ -19,6 +19,13 @@ Jacobian in the torso frame) and ``W_sole`` the ground's wrench on each sole (fo
 the horizontal force of the cart-table model, ``M g / z_c (c - p)``, through the planned ZMP ``p``;
 in double support the weight is shared linearly by where the ZMP lies between the soles' centres,
 each sole's centre of pressure shifted by the same amount so that the moments add up.
+
+A joint that carries (almost) no static load, a hip yaw above all, has its gear resting against
+the side it is driven towards (friction and the links' inertia push back): where ``|tau|`` is
+below ``BACKLASH_RAMP`` the play's side comes from the planned motion since the previous call
+(the last direction moved, kept while the plan stands still). Left out, the hip yaws' play made
+every turning step land its sole short, 0.75 deg a step on the packaged robot's MX-106 legs
+(docs/walking.md, "The demo walks closed loop").
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from ik_solvers.whole_body.stance import SUPPORTS, StanceSolver
 
 GRAVITY = 9.81  # [m/s^2]
 BACKLASH_RAMP = 0.05  # [N m] load over which the play's half-width comes in fully (no chatter at 0)
+MOTION_STEP = 1e-5  # [rad] a planned change between two calls smaller than this is no motion
 
 
 @dataclass(frozen=True)
@@ -90,6 +98,8 @@ class ComplianceCompensation:
             self.compliance[i] = 0.0 if np.isinf(k) else 1.0 / k
             self.half_play[i] = 0.5 * b if np.isfinite(k) else 0.0
         self._mass = stance.com.total_mass
+        self._last_plan: np.ndarray | None = None  # (12,) the legs' planned positions at the last call
+        self._moved = np.zeros(len(self.joint_names))  # the sign of each joint's last planned motion
 
     @classmethod
     def from_servo_models(
@@ -116,8 +126,18 @@ class ComplianceCompensation:
             ground: where the ground supports the robot.
         """
         torque = self.torques(q, torso_pose, ground)
-        play = self.half_play * np.clip(torque / BACKLASH_RAMP, -1.0, 1.0)
-        return torque * self.compliance + play
+        load = np.clip(torque / BACKLASH_RAMP, -1.0, 1.0)
+        side = load + (1.0 - np.abs(load)) * self._motion(q[self.stance.legs.columns])
+        return torque * self.compliance + self.half_play * side
+
+    def _motion(self, plan: np.ndarray) -> np.ndarray:
+        """(12,) the sign (-1, 0, 1) of each leg joint's last planned motion, ``plan`` (12,) [rad]
+        the planned positions of this call (module docstring)."""
+        if self._last_plan is not None:
+            change = plan - self._last_plan
+            self._moved = np.where(np.abs(change) > MOTION_STEP, np.sign(change), self._moved)
+        self._last_plan = plan.copy()
+        return self._moved
 
     def torques(self, q: np.ndarray, torso_pose: np.ndarray, ground: Support) -> np.ndarray:
         """(12,) [N m] the torque each leg servo holds in the planned stance (module docstring)."""
