@@ -43,3 +43,23 @@ def test_a_node_blocked_in_a_callback_stops_after_the_deadline_with_its_stacks(r
         f"exit code {code} (None: still running {STOP_DEADLINE + MARGIN} s after {stop.name})\n{output}"
     )
     assert "Timeout (" in output and "in wait_forever" in output, output
+
+
+EXIT_PROBE_NODE = BLOCKING_NODE.parent / "exit_probe_node.py"
+
+
+def test_a_stopped_node_ends_with_its_atexit_functions_and_output(ros_module):
+    """After SIGINT, run_node ends the process without the interpreter's finalization (module
+    teardown: most of a stop under load, docs/node.md); what that end must keep: exit code 0, the
+    atexit functions run, what they print flushed (lost if the end skipped either)."""
+    processes = ros_module.processes
+    process = processes.start_python(EXIT_PROBE_NODE, env={"PYTHONUNBUFFERED": ""})  # stdout buffered
+    deadline = time.monotonic() + DEFAULT_TIMEOUT * 3
+    while "spinning" not in processes.output(process) and process.poll() is None:
+        assert time.monotonic() < deadline, processes.output(process)
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    code = process.wait(timeout=STOP_DEADLINE + MARGIN)
+    output = processes.output(process)
+    assert code == 0, output
+    assert "atexit ran" in output, output

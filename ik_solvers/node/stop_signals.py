@@ -21,7 +21,8 @@ What start-up built (modules, numba kernels, the robot model: about a second of 
 walk at exit) is moved out of the garbage collector's reach when spinning starts (``gc.freeze``):
 the interpreter's exit then no longer collects it object by object. On a loaded machine that walk
 took ik_node 4-9 s after its last callback (0.45 s of CPU at load 16), longer than launch's 5 s
-before SIGTERM; frozen, 0.5-0.9 s. The collector's passes while spinning walk less too.
+before SIGTERM; frozen, 0.5-0.9 s. The collector's passes while spinning walk less too. The rest
+of the interpreter's exit (module teardown) ``run_node`` now skips: :mod:`ik_solvers.node.executable`.
 
 Use: ``install()`` before ``rclpy.init(..., signal_handler_options=SignalHandlerOptions.NO)``, then
 ``spin_until_stopped(node)``.
