@@ -28,15 +28,19 @@ def _standing_walker(**servo) -> OfflineWalker:
     return walker
 
 
-def _stance_load(walker: OfflineWalker) -> tuple[np.ndarray, np.ndarray]:
-    """(predicted, held) leg torques [N m] of the robot standing in its first stance."""
+def _first_stance(walker: OfflineWalker) -> tuple[np.ndarray, np.ndarray, Support]:
+    """The robot's first planned stance: q (the model's configuration), torso pose (4, 4) and the
+    double support under it."""
     tick = walker.generator.step()
     result = walker.stance.solve(tick.left_sole, tick.right_sole, tick.torso_height, com_target=tick.com)
     q = walker.stance.com.configuration(result.positions)
-    compensation = ComplianceCompensation(walker.stance, {})
-    predicted = compensation.torques(
-        q, result.torso_pose, Support(tick.left_sole, tick.right_sole, "double", tick.com)
-    )
+    return q, result.torso_pose, Support(tick.left_sole, tick.right_sole, "double", tick.com)
+
+
+def _stance_load(walker: OfflineWalker) -> tuple[np.ndarray, np.ndarray]:
+    """(predicted, held) leg torques [N m] of the robot standing in its first stance."""
+    q, torso_pose, ground = _first_stance(walker)
+    predicted = ComplianceCompensation(walker.stance, {}).torques(q, torso_pose, ground)
     dofs = [walker.robot.model.joint(name).dofadr[0] for name in walker.stance.joint_names]
     return predicted, walker.robot.data.qfrc_actuator[dofs]
 
@@ -53,40 +57,30 @@ def test_the_knees_and_ankles_load_is_what_the_simulated_servos_hold_standing():
 
 def test_ideal_servos_get_no_offsets_and_soft_ones_bend_the_other_way_of_the_load():
     walker = _standing_walker()
-    tick = walker.generator.step()
-    result = walker.stance.solve(tick.left_sole, tick.right_sole, tick.torso_height, com_target=tick.com)
-    q = walker.stance.com.configuration(result.positions)
-    ground = Support(tick.left_sole, tick.right_sole, "double", tick.com)
-    assert np.all(ComplianceCompensation(walker.stance, {}).offsets(q, result.torso_pose, ground) == 0.0)
+    q, torso_pose, ground = _first_stance(walker)
+    assert np.all(ComplianceCompensation(walker.stance, {}).offsets(q, torso_pose, ground) == 0.0)
     stiffness = dict.fromkeys(walker.stance.joint_names, 50.0)
     soft = ComplianceCompensation(walker.stance, stiffness)
-    torques = soft.torques(q, result.torso_pose, ground)
-    assert soft.offsets(q, result.torso_pose, ground) == pytest.approx(torques / 50.0)
+    torques = soft.torques(q, torso_pose, ground)
+    assert soft.offsets(q, torso_pose, ground) == pytest.approx(torques / 50.0)
 
 
 def test_an_unloaded_joints_play_is_taken_up_the_way_the_plan_moves_it():
     walker = _standing_walker()
-    tick = walker.generator.step()
-    result = walker.stance.solve(tick.left_sole, tick.right_sole, tick.torso_height, com_target=tick.com)
-    q = walker.stance.com.configuration(result.positions)
-    ground = Support(tick.left_sole, tick.right_sole, "double", tick.com)
+    q, torso_pose, ground = _first_stance(walker)
     names = walker.stance.joint_names
     play = dict.fromkeys(names, 0.01)  # [rad]
     compensation = ComplianceCompensation(walker.stance, dict.fromkeys(names, 50.0), play)
-    loads = np.abs(compensation.torques(q, result.torso_pose, ground))
+    loads = np.abs(compensation.torques(q, torso_pose, ground))
     yaw = names.index("l_hip_joint")
     column = walker.stance.legs.columns[yaw]
     assert loads[yaw] < 0.01  # [N m]: standing, a hip yaw holds no load
-    still = compensation.offsets(q, result.torso_pose, ground)[yaw]
+    still = compensation.offsets(q, torso_pose, ground)[yaw]
     turned = q.copy()
     turned[column] += 0.01  # the plan turns the hip yaw
-    assert compensation.offsets(turned, result.torso_pose, ground)[yaw] == pytest.approx(
-        still + 0.005, abs=5e-4
-    )
-    assert compensation.offsets(turned, result.torso_pose, ground)[yaw] == pytest.approx(
-        still + 0.005, abs=5e-4
-    )
-    assert compensation.offsets(q, result.torso_pose, ground)[yaw] == pytest.approx(still - 0.005, abs=5e-4)
+    assert compensation.offsets(turned, torso_pose, ground)[yaw] == pytest.approx(still + 0.005, abs=5e-4)
+    assert compensation.offsets(turned, torso_pose, ground)[yaw] == pytest.approx(still + 0.005, abs=5e-4)
+    assert compensation.offsets(q, torso_pose, ground)[yaw] == pytest.approx(still - 0.005, abs=5e-4)
 
 
 def test_the_cart_table_zmp_leads_an_accelerating_com_backwards():
