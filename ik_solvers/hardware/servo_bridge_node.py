@@ -89,6 +89,7 @@ def declare(node: Node) -> dict:
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
         "stats_file": "",  # JSON summary of the run written at shutdown ("" = none)
         "thread_priority": 0,  # the bus thread's SCHED_FIFO priority 1-99; 0 = ordinary scheduling
+        "cycle_on_command": False,  # a new command starts a cycle at once (PacedLoop.wake), not at the next tick
     }
     return {name: node.declare_parameter(name, value).value for name, value in defaults.items()}
 
@@ -145,6 +146,7 @@ class ServoBridgeNode(Node):
                 f"{', '.join(calibration.joint_names)}"
             )
         self.stats_file = p["stats_file"]
+        self.cycle_on_command = p["cycle_on_command"]
         self.bridge.start(time.monotonic())
         self.get_logger().info(
             f"{len(calibration.joints)} {calibration.protocol} servos on {port}, torque on, {p['rate']:.0f} Hz"
@@ -183,6 +185,8 @@ class ServoBridgeNode(Node):
     def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
         """Hand a command to the bridge; log (throttled) what it skipped."""
         use = self.bridge.set_command(names, positions)
+        if use.used and self.cycle_on_command:
+            self.loop.wake()
         if use.skipped:
             self.command_log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
 

@@ -38,9 +38,10 @@ from ik_solvers.hardware.calibration import Calibration
 
 GOALS_TOPIC = "servo_bus/goals"
 SIM_STATES_TOPIC = "sim/joint_states"
-GOAL_RATE = 200.0  # [Hz] most goals published to the simulator: each write of the bridge's 100 Hz
-# cycle (whose jitter brings two writes closer than 10 ms; a lock-stepped simulator runs one period
-# per write), not every write of a bridge run flat out
+GOAL_RATE = 200.0  # [Hz] most times the same goals are published again for the same simulator
+# state (a bridge run flat out); new goals, or goals written after a new state, always go out: a
+# lock-stepped simulator's period waits for the first write after its state that carries its
+# command, and servo_bridge's cycle_on_command writes it within milliseconds of the write before
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
 WAIT_POLL = 0.02  # [s] between two looks at the simulator's connection
@@ -60,6 +61,7 @@ class SimLink:
         self.measured: dict[str, float] = {}  # joint -> simulated angle [rad]
         self.state_stamp = Time()  # the newest simulator state's stamp: the goals' stamp
         self.published_at = -float("inf")  # [s] monotonic
+        self.published: tuple[Time, list[float]] | None = None  # (state stamp, goals [rad]) last published
         rclpy.init()
         self.node = Node("servo_bus_emulator", start_parameter_services=False)
         self.publisher = self.node.create_publisher(JointState, GOALS_TOPIC, LATEST)
@@ -104,16 +106,20 @@ class SimLink:
         self.state_stamp = msg.header.stamp
 
     def publish_goals(self) -> None:
-        """The servos' goals as joint angles, once every servo has been given one and at most at
-        GOAL_RATE."""
+        """The servos' goals as joint angles, once every servo has been given one; the same goals
+        for the same state at most at GOAL_RATE."""
         now = time.monotonic()
         if not rclpy.ok():  # stopping: SIGINT shut the context down before the bus loop ended
             return
-        if len(self.goals) == len(self.names) and now - self.published_at >= 1.0 / GOAL_RATE:
-            self.published_at = now
-            goals = JointState(name=self.names, position=[self.goals[n] for n in self.names])
-            goals.header.stamp = self.state_stamp  # written after that state: a lock-stepped period may run
-            self.publisher.publish(goals)
+        if len(self.goals) != len(self.names):
+            return
+        published = (self.state_stamp, [self.goals[n] for n in self.names])
+        if published == self.published and now - self.published_at < 1.0 / GOAL_RATE:
+            return
+        self.published_at, self.published = now, published
+        goals = JointState(name=self.names, position=published[1])
+        goals.header.stamp = self.state_stamp  # written after that state: a lock-stepped period may run
+        self.publisher.publish(goals)
 
     def position_source(self, servo_id: int, goal: int) -> float:
         """The present position [tick] of servo ``servo_id`` whose goal is ``goal`` [tick]."""
