@@ -1,8 +1,8 @@
 """ServoBridge (no ROS) through the vendors' SDKs against servo_bus_emulator over a real pty:
 start-up checks and refusals, torque only after reading, velocity-limited approach, holding,
 the bus watchdog (armed so that a pause after start-up leaves no servo refusing goals; an expiry the
-bridge did not see found and re-armed), a stalled servo named as not following, torque off at
-shutdown. Both protocols.
+bridge did not see found and re-armed), a stalled servo named as not following (on the servos'
+clock when it is not the wall's), torque off at shutdown. Both protocols.
 
 Time for the bridge's goal ramp is given explicitly (``now``), so the expected goals are exact;
 the bus itself runs in real time.
@@ -266,4 +266,25 @@ def test_a_stalled_servo_is_named_as_not_following_and_cleared_when_it_moves_aga
         run_cycles(bridge, 5.0, lambda: not record.not_following)
         assert not record.not_following
         assert follow_events(bridge)[-1].text == "l_elbow (id 16) follows its goal again"
+        bridge.shutdown()
+
+
+def test_the_follow_check_judges_on_the_servos_clock_when_it_runs_slower_than_the_wall(tmp_path):
+    # servo_bridge behind a lock-stepped simulator (ik_demo --servo-bus): the servos move in
+    # simulated time, which a loaded machine ran at 0.3-0.5 of the wall clock; judged on the wall
+    # clock, arms still travelling toward their goals were reported (53 not_following in one demo).
+    with emulator("dynamixel", tmp_path) as bus:
+        bridge = bridge_on(bus.port, "dynamixel")
+        bridge.start(time.monotonic())
+        origin = time.monotonic()
+        bridge.servo_clock = lambda: 0.1 * (time.monotonic() - origin)  # a world at 0.1 x real time
+        elbow = bridge.calibration.by_joint("l_elbow")
+        bus.command(f"stall {elbow.servo_id}")  # does not move: the goal leaves it at once
+        start = elbow.to_angle(bus.state()[elbow.servo_id]["position"])
+        bridge.set_command(["l_elbow"], [start - 0.5])
+        record = bridge.health.servos[elbow.servo_id]
+        run_cycles(bridge, 2.0)  # 0.2 s of the servos' time, less than follow_time (on the wall: ~1.3 s)
+        assert not record.not_following, "judged on the wall clock"
+        run_cycles(bridge, 8.0, lambda: bool(record.not_following))
+        assert record.not_following and bridge.servo_clock() >= bridge.config.follow.time
         bridge.shutdown()

@@ -17,6 +17,8 @@ servo-by-servo writes of the start-up; it is re-armed whenever the bridge was si
 period. A servo that answers but does not follow its goal is found by
 :class:`~ik_solvers.hardware.follow_monitor.FollowMonitor` and reported; if its bus watchdog had
 expired after all (its goals refused without a word: a Sync Write gets no answer), it is re-armed.
+The follow check judges time on :attr:`ServoBridge.servo_clock` when set: a simulated robot's
+servos move in simulated time, which a loaded machine runs slower than the wall clock.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -78,6 +81,9 @@ class ServoBridge:
         self.last_cycle = None
         self.last_write = None  # wall-clock time [s] of the last goal write (the servos' watchdog runs on it)
         self.clock = time.monotonic
+        # [s] the time the servos move in, for the follow check: None = the cycle's (wall) time; a
+        # simulated robot's (servo_bridge on use_sim_time) judges servos that move in simulated time
+        self.servo_clock: Callable[[], float] | None = None
         self.next_reopen = 0.0
         self.failed_group_reads = 0  # cycles in a row whose group read failed
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
@@ -272,7 +278,7 @@ class ServoBridge:
         if not self.torque_on:
             return
         present = np.array([self._angle(j, states) for j in self.joints])
-        stuck = self.monitor.update(now, goals, present)
+        stuck = self.monitor.update(now if self.servo_clock is None else self.servo_clock(), goals, present)
         checked = False
         for k, joint in enumerate(self.joints):
             problem = ""

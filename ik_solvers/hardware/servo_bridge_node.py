@@ -137,6 +137,8 @@ class ServoBridgeNode(Node):
             fast_sync_read=p["fast_sync_read"],
         )
         self.bridge = ServoBridge(calibration, bus, {n: lim[2] for n, lim in limits.items()}, config)
+        if self.get_parameter("use_sim_time").value:  # simulated servos: followed in simulated time
+            self.bridge.servo_clock = lambda: self.get_clock().now().nanoseconds * 1e-9
         self.efforts = {n: lim[3] for n, lim in limits.items()}
         self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
         unknown = sorted(set(self.command_joints) - set(calibration.joint_names))
