@@ -110,6 +110,7 @@ class ServoBridgeNode(Node):
             torque_off_on_shutdown=p["torque_off_on_shutdown"],
             follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
             stall_time=p["stall_time"],
+            cycle_on_command=p["cycle_on_command"],
         )
         # made (and its priority checked) before the port opens; started once the node is ready
         try:
@@ -148,7 +149,6 @@ class ServoBridgeNode(Node):
                 f"{', '.join(calibration.joint_names)}"
             )
         self.stats_file = p["stats_file"]
-        self.cycle_on_command = p["cycle_on_command"]
         self.bridge.start(time.monotonic())
         self.get_logger().info(
             f"{len(calibration.joints)} {calibration.protocol} servos on {port}, torque on, {p['rate']:.0f} Hz"
@@ -187,7 +187,7 @@ class ServoBridgeNode(Node):
     def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
         """Hand a command to the bridge; log (throttled) what it skipped."""
         use = self.bridge.set_command(names, positions)
-        if use.used and self.cycle_on_command:
+        if use.used and self.bridge.config.cycle_on_command:
             self.loop.wake()
         if use.skipped:
             self.command_log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
