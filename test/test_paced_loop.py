@@ -1,7 +1,7 @@
 """PacedLoop, the servo bridge's bus-cycle thread: steps start on a fixed grid, a late step is
 followed by one at once (the grid kept, the mean rate kept), a lag that steps at the recent pace
 make up within ``catch_up`` steps is caught up back to back, any other drops the missed deadlines
-(on the same grid); a wake runs the next step at once; an exception is handed on.
+(on the same grid); an exception is handed on.
 
 A scripted clock (each step takes the time the script says, each sleep advances the clock by what
 it was asked) makes the schedule exact and independent of the machine's load; the thread is real.
@@ -32,19 +32,14 @@ class ScriptedTime:
     def sleep(self, seconds: float) -> None:
         self.now += seconds
 
-    def run(
-        self, loop_error=None, catch_up: int = 0, wake_in: int | None = None
-    ) -> tuple[PacedLoop, list[BaseException]]:
+    def run(self, loop_error=None, catch_up: int = 0) -> tuple[PacedLoop, list[BaseException]]:
         """Run the loop through the script (or until a step raises ``loop_error`` at the second
-        step; the step of index ``wake_in`` calls ``wake``, as a command arriving during it); the
-        loop and the exceptions handed to ``on_error``."""
+        step); the loop and the exceptions handed to ``on_error``."""
         done, errors = threading.Event(), []
 
         def step(now: float) -> None:
             self.starts.append(now)
             self.now += self.durations.pop(0)
-            if len(self.starts) - 1 == wake_in:
-                loop.wake()
             if loop_error is not None and len(self.starts) == 2:
                 raise loop_error
             if not self.durations:
@@ -74,13 +69,6 @@ def test_a_late_step_is_counted_and_the_next_starts_at_once_on_the_same_grid():
     loop, _ = timing.run()
     assert timing.starts == pytest.approx([0.0, 0.01, 0.023, 0.03])  # at once, then back on the grid
     assert loop.overruns == 1 and loop.dropped == 0
-
-
-def test_a_wake_runs_the_next_step_at_once_and_the_grid_restarts_from_it():
-    timing = ScriptedTime([0.002, 0.003, 0.002, 0.002])  # a command comes during the second step
-    loop, _ = timing.run(wake_in=1)  # (servo_bridge's cycle_on_command): written at 0.013, not 0.02
-    assert timing.starts == pytest.approx([0.0, 0.01, 0.013, 0.023])
-    assert loop.overruns == 0 and loop.dropped == 0
 
 
 def test_a_step_a_period_late_drops_the_missed_deadlines_on_the_same_grid_without_catch_up():

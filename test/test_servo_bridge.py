@@ -288,23 +288,3 @@ def test_the_follow_check_judges_on_the_servos_clock_when_it_runs_slower_than_th
         run_cycles(bridge, 8.0, lambda: bool(record.not_following))
         assert record.not_following and bridge.servo_clock() >= bridge.config.follow.time
         bridge.shutdown()
-
-
-def test_with_cycle_on_command_a_command_just_after_a_cycle_still_moves_a_whole_period():
-    # ik_demo --servo-bus: a command's cycle (PacedLoop.wake) came 2-5 ms after one of the rate's
-    # that had nothing new to write; stepped by those ms, its goals fell short of the command and
-    # the lock-stepped simulator waited for the next cycle. No bus needed: goals are computed only.
-    calibration = load_calibration(CALIBRATIONS["dynamixel"])
-    bus = make_bus(calibration.protocol, "/dev/null", calibration.baud_rate)  # never opened
-    for on_command, expected_share in ((False, 0.3), (True, 1.0)):
-        bridge = ServoBridge(calibration, bus, VELOCITY, BridgeConfig(cycle_on_command=on_command))
-        bridge.healthy = bridge.torque_on = True
-        knee = bridge.index["l_knee"]
-        bridge.set_command(["l_knee"], [0.0])
-        bridge.next_goals(DT, now=0.0)  # goal and command at 0: nothing moves
-        bridge.next_goals(DT, now=0.01)  # a cycle of the rate's, nothing new either
-        period_motion = bridge.max_velocity[knee] * DT
-        bridge.set_command(["l_knee"], [period_motion])  # a period's motion at the velocity limit
-        goals = bridge.next_goals(0.003, now=0.013)  # the command's cycle, 3 ms later
-        assert goals[knee] == pytest.approx(expected_share * period_motion)
-        assert bridge.next_goals(DT, now=0.023)[knee] <= period_motion + 1e-12

@@ -83,8 +83,7 @@ def measured_states(protocol: str | None) -> str:
 
 def start(children: Children, protocol: str, output: Path, sim_time: bool = False) -> Path:
     """Start the emulator (behind the simulator) and servo_bridge (on the simulated clock when
-    ``sim_time``: its stamps are then the other nodes', and a command is written at once); the
-    path of the bridge's summary."""
+    ``sim_time``: its stamps are then the other nodes'); the path of the bridge's summary."""
     calibration = package_share_path("config", "servos", f"humanoid_{protocol}.yaml")
     port = output / "logs" / f"tty_{protocol}"
     stats = output / "logs" / "servo_bus.json"
@@ -101,9 +100,8 @@ def start(children: Children, protocol: str, output: Path, sim_time: bool = Fals
     parameters = {"calibration": calibration, "port": port, "stats_file": stats}
     parameters["latency_timer_ms"] = EMULATED_LATENCY_MS
     parameters["thread_priority"] = BUS_THREAD_PRIORITY
-    if sim_time:  # the lock-stepped walk: each period waits for the write carrying its command,
-        parameters["use_sim_time"] = "true"  # which the bridge makes at once (not on its next tick:
-        parameters["cycle_on_command"] = "true"  # every period then took two, real-time factor 0.50)
+    if sim_time:
+        parameters["use_sim_time"] = "true"
     children.start(
         "servo_bridge", "--ros-args", *[a for k, v in parameters.items() for a in ("-p", f"{k}:={v}")]
     )

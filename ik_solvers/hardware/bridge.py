@@ -45,7 +45,6 @@ from ik_solvers.hardware.setup_retries import SetupRetries
 
 SILENT_READS = 3  # unanswered reads in a row after which a cycle stops reading servos one by one
 REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
-BANKED_PERIODS = 2  # most periods of motion a goal step covers with cycle_on_command (next_goals)
 
 
 class StartupError(RuntimeError):
@@ -74,7 +73,6 @@ class ServoBridge:
         self.max_velocity = np.array([config.velocity_scale * velocity_limits[j.joint] for j in self.joints])
         self.low, self.high = np.array([j.angle_range() for j in self.joints]).T
         self.goals = np.zeros(len(self.joints))  # [rad]
-        self.moved_at = np.full(len(self.joints), -math.inf)  # [s] when each goal last changed
         self.command = np.zeros(len(self.joints))  # [rad]
         self.command_age = math.inf  # [s] of goal steps since the latest command arrived
         self.command_lock = threading.Lock()  # set_command may come from another thread than cycle
@@ -224,24 +222,14 @@ class ServoBridge:
                 self.command_age = 0.0
         return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
 
-    def next_goals(self, dt: float, now: float = 0.0) -> np.ndarray:
-        """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring).
-
-        With ``cycle_on_command`` a joint's step covers the time since its goal last moved (at
-        ``now`` [s]), at most BANKED_PERIODS periods: a command's cycle that comes a few ms after
-        a cycle of the rate's (which had nothing new to write) still carries a period's motion,
-        as it would have on the rate's grid; the goals' speed stays within the limit."""
+    def next_goals(self, dt: float) -> np.ndarray:
+        """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
         with self.command_lock:
             command, fresh = self.command.copy(), self.command_age <= self.config.command_timeout
             self.command_age += dt
         if fresh and self.healthy and self.torque_on:
-            span = dt
-            if self.config.cycle_on_command:
-                span = np.maximum(dt, np.minimum(now - self.moved_at, BANKED_PERIODS / self.config.rate_hz))
-            reach = self.max_velocity * span
-            goals = np.clip(self.goals + np.clip(command - self.goals, -reach, reach), self.low, self.high)
-            self.moved_at[goals != self.goals] = now
-            self.goals = goals
+            step = np.clip(command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
+            self.goals = np.clip(self.goals + step, self.low, self.high)
         return self.goals
 
     # -- the cycle ----------------------------------------------------------------------------
@@ -265,7 +253,7 @@ class ServoBridge:
         try:
             if self._silent_too_long():
                 self._arm_watchdog()  # the servos may stop before the next write arrives
-            goals = self.next_goals(dt, now)
+            goals = self.next_goals(dt)
             self.last_write = self.clock()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
             states = self._read_states()

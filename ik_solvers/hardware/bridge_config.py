@@ -29,9 +29,6 @@ class BridgeConfig:
         follow: when a servo counts as not following its goal.
         stall_time: no servo answering (no joint_states) or no cycle for longer than this is
             reported as a stall.
-        cycle_on_command: cycles come at once when a command arrives (servo_bridge's
-            ``cycle_on_command``), besides the rate's; a joint's goal step then covers the time
-            since its goal last moved, at most two periods (see ServoBridge.next_goals).
 
     Raises:
         ValueError: a setting out of its range, named, with the range accepted.
@@ -46,7 +43,6 @@ class BridgeConfig:
     torque_off_on_shutdown: bool = True
     follow: FollowLimits = field(default_factory=FollowLimits)
     stall_time: float = 0.5
-    cycle_on_command: bool = False
 
     def __post_init__(self) -> None:
         positive = {"rate": self.rate_hz, "command_timeout": self.command_timeout}

@@ -14,13 +14,6 @@ of the last PACE_STEPS durations). Otherwise (a lag too long, or steps that take
 more: the machine has no time to spare) the missed deadlines are dropped, counted in
 :attr:`PacedLoop.dropped`, and the loop goes on from the latest of them, on the same grid.
 
-Wake: :meth:`PacedLoop.wake` (from any thread) runs the next step at once instead of at its
-deadline, and the grid restarts from that step; a wake during a step runs the next one as soon as
-it ends. servo_bridge's ``cycle_on_command`` writes a new command this way instead of up to a
-period later: behind a lock-stepped simulator, whose every period waits for the bus write that
-carries its command, a command waiting for the 100 Hz grid made each period last two bus cycles
-(real-time factor 0.50 in ``ik_demo --servo-bus``).
-
 Priority: with ``priority`` 1-99 the thread asks Linux for the real-time policy SCHED_FIFO at that
 priority, as ros2_control's controller manager does for its loop (``thread_priority``). On a busy
 machine a thread of the ordinary policy can wait a second for a core (servo_bridge's cycles came
@@ -53,8 +46,7 @@ class PacedLoop:
         on_error: told when a step raised (e.g. to stop the process), from the loop's thread.
         name: the thread's name.
         clock: monotonic clock [s].
-        sleep: waits its argument [s]; True when :meth:`wake` ended the wait early. None: wait on
-            the wake event (a stop request is seen at the next deadline or wake).
+        sleep: waits its argument [s] (a stop request is seen at the next deadline).
         priority: 0 = the ordinary policy; 1-99 = SCHED_FIFO at that priority (see the module).
         catch_up: the most steps a burst that catches up a lag may take (see the module); 0 = a
             lag of a whole period is dropped at once.
@@ -70,7 +62,7 @@ class PacedLoop:
         on_error: Callable[[BaseException], None] = lambda error: None,
         name: str = "paced loop",
         clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], bool | None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
         priority: int = 0,
         catch_up: int = 0,
     ) -> None:
@@ -91,8 +83,7 @@ class PacedLoop:
         self.step = step
         self.on_error = on_error
         self.clock = clock
-        self._woken = threading.Event()
-        self.sleep = self._woken.wait if sleep is None else sleep
+        self.sleep = sleep
         self.overruns = 0  # steps that ended after the next one's deadline
         self.dropped = 0  # deadlines skipped: a lag that could not be caught up (see the module)
         self.error: BaseException | None = None
@@ -110,14 +101,9 @@ class PacedLoop:
             self.scheduling = take_fifo_priority(self.priority)
         self._scheduled.set()
 
-    def wake(self) -> None:
-        """Run the next step now rather than at its deadline (see the module); from any thread."""
-        self._woken.set()
-
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the loop to end after the step in progress and wait up to ``timeout`` [s] for it."""
         self._stopping.set()
-        self._woken.set()
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
 
@@ -125,7 +111,6 @@ class PacedLoop:
         self._take_priority()
         deadline = self.clock()
         while not self._stopping.is_set():
-            self._woken.clear()
             started = self.clock()
             try:
                 self.step(started)
@@ -134,13 +119,9 @@ class PacedLoop:
                 self.on_error(error)
                 return
             deadline = self._next_deadline(deadline, started)
-            if self._woken.is_set() or self._sleep_until(deadline):
-                deadline = self.clock()  # woken: the next step now, the grid restarts from it
-
-    def _sleep_until(self, deadline: float) -> bool:
-        """Sleep until ``deadline`` [s]; True when woken before it."""
-        wait = deadline - self.clock()
-        return wait > 0.0 and not self._stopping.is_set() and bool(self.sleep(wait))
+            wait = deadline - self.clock()
+            if wait > 0.0 and not self._stopping.is_set():
+                self.sleep(wait)
 
     def _next_deadline(self, deadline: float, started: float) -> float:
         """The deadline after ``deadline``, for a step that started at ``started`` [s]; counts an

@@ -89,7 +89,6 @@ def declare(node: Node) -> dict:
         "command_joints": [""],  # Float64MultiArray order; [""] = the calibration's order
         "stats_file": "",  # JSON summary of the run written at shutdown ("" = none)
         "thread_priority": 0,  # the bus thread's SCHED_FIFO priority 1-99; 0 = ordinary scheduling
-        "cycle_on_command": False,  # a new command starts a cycle at once (PacedLoop.wake), not at the next tick
     }
     return {name: node.declare_parameter(name, value).value for name, value in defaults.items()}
 
@@ -110,7 +109,6 @@ class ServoBridgeNode(Node):
             torque_off_on_shutdown=p["torque_off_on_shutdown"],
             follow=FollowLimits(p["follow_tolerance"], p["follow_time"]),
             stall_time=p["stall_time"],
-            cycle_on_command=p["cycle_on_command"],
         )
         # made (and its priority checked) before the port opens; started once the node is ready
         try:
@@ -187,8 +185,6 @@ class ServoBridgeNode(Node):
     def _command(self, topic: str, names: list[str], positions: list[float]) -> None:
         """Hand a command to the bridge; log (throttled) what it skipped."""
         use = self.bridge.set_command(names, positions)
-        if use.used and self.bridge.config.cycle_on_command:
-            self.loop.wake()
         if use.skipped:
             self.command_log(f"skipped {topic}", "warning", f"{topic}: {skipped_text(use)}")
 

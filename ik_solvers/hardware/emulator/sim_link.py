@@ -41,7 +41,10 @@ SIM_STATES_TOPIC = "sim/joint_states"
 GOAL_RATE = 200.0  # [Hz] most times the same goals are published again for the same simulator
 # state (a bridge run flat out); new goals, or goals written after a new state, always go out: a
 # lock-stepped simulator's period waits for the first write after its state that carries its
-# command, and servo_bridge's cycle_on_command writes it within milliseconds of the write before
+# command. The servos publish when an instruction arrives, before it acts: a cycle's Sync Write
+# publishes the goals before it, its Sync Read 1.5-2 ms later the new ones, which a plain 200 Hz
+# limit dropped until the next cycle (ik_demo --servo-bus: each period took two cycles, real-time
+# factor 0.50)
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
 WAIT_POLL = 0.02  # [s] between two looks at the simulator's connection
