@@ -1,6 +1,7 @@
 """``servo_bus_emulator --sim`` opens its port only once the simulator is connected both ways (its
 first joint state heard, its subscription to the goals matched), as powered servos answer with
 their real position from the first read; without a simulator it exits 1 saying what is missing.
+Every new goal written goes out to the simulator, even right after the goals before.
 
 Opened before, the servo-bus demo's first goals were lost while discovery matched the emulator and
 sim_node: the bridge saw every servo at 0 rad ignore its goal (issue 21). sim_node's side is played
@@ -18,7 +19,7 @@ from ros_helpers import spin_until
 from sensor_msgs.msg import JointState
 
 from ik_solvers.hardware.calibration import load_calibration
-from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC
+from ik_solvers.hardware.emulator.sim_link import GOALS_TOPIC, SIM_STATES_TOPIC, SimLink
 from ik_solvers.resources import package_share_path
 
 CALIBRATION = package_share_path("config", "servos", "humanoid_dynamixel.yaml")
@@ -61,3 +62,26 @@ def test_the_port_opens_once_the_simulator_is_heard_and_takes_the_goals(
         0.01, lambda: states.publish(JointState(name=joints, position=[0.0] * len(joints)))
     )
     assert spin_until(executor, link.exists, timeout=60.0), processes.output(emulator)
+
+
+def test_a_cycles_new_goals_go_out_even_right_after_the_goals_before(make_node, executor):
+    # The emulated servos publish their goals when an instruction arrives, before it acts: a
+    # cycle's Sync Write publishes the goals before it, its Sync Read ~2 ms later the new ones. A
+    # plain 200 Hz limit dropped those until the next cycle: in ik_demo --servo-bus every
+    # lock-stepped period waited two bus cycles (real-time factor 0.50). Repeats stay limited.
+    calibration = load_calibration(CALIBRATION)
+    link = SimLink(calibration)  # in this process: the goals are handed to it as the bus loop does
+    try:
+        simulator = make_node("sim_stand_in")
+        goals: list[JointState] = []
+        simulator.create_subscription(JointState, GOALS_TOPIC, goals.append, 10)
+        assert spin_until(executor, lambda: link.publisher.get_subscription_count() > 0, timeout=30.0)
+        for ticks in (2048, 2100, 2100):  # the write's arrival, the read's, a repeat at once
+            for joint in calibration.joints:
+                link.position_source(joint.servo_id, ticks)
+        assert spin_until(executor, lambda: len(goals) >= 2, timeout=10.0), len(goals)
+        spin_until(executor, lambda: len(goals) > 2, timeout=0.3)
+        assert len(goals) == 2, "a repeat within 1/GOAL_RATE went out"
+        assert list(goals[-1].position) == pytest.approx([j.to_angle(2100) for j in calibration.joints])
+    finally:
+        link.close()
