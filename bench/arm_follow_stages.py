@@ -72,7 +72,7 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
                 continue
             count = arm7_follow._candidates(forms, arm, scratch, order)
             psi, s_up, w_up = arm7_follow._best_sample(
-                shoulder, wrist, forms, arm, psi, s_up, w_up, q, steps[3], scratch[0], count
+                shoulder, wrist, forms, arm, psi, s_up, w_up, q, steps[3], scratch, count
             )
             if stage == 5 and arm7_follow._step(q, arm) > arm7_follow.FOLLOW_STEP:
                 arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps[1])

@@ -33,14 +33,17 @@ import numba
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _njit(function: Callable, runtime: bool, inline: str = "never", parallel: bool = False) -> Callable:
+def _njit(
+    function: Callable, runtime: bool, inline: str = "never", parallel: bool = False, errors: str = "python"
+) -> Callable:
     """``numba.njit`` with the on-disk cache, or without it where no cache directory is writable
     (numba refuses ``cache=True`` then: a read-only install with a read-only home). ``_nrt`` is
     set explicitly, as callees otherwise inherit their caller's."""
+    options = {"_nrt": runtime, "inline": inline, "parallel": parallel, "error_model": errors}
     try:
-        return numba.njit(cache=True, _nrt=runtime, inline=inline, parallel=parallel)(function)
+        return numba.njit(cache=True, **options)(function)
     except RuntimeError:
-        return numba.njit(_nrt=runtime, inline=inline, parallel=parallel)(function)
+        return numba.njit(**options)(function)
 
 
 def compiled(function: Callable) -> Callable:
@@ -55,6 +58,15 @@ def borrowing(function: Callable) -> Callable:
     return _njit(function, runtime=False)
 
 
+def ieee_borrowing(function: Callable) -> Callable:
+    """:func:`borrowing` with IEEE division: x / 0 gives ±inf or NaN instead of raising
+    ZeroDivisionError (numba's ``error_model="numpy"``). Python's check is a test and branch at
+    every division by a variable, and it keeps LLVM from vectorising a loop that divides (the 7-DoF
+    arm's seed bounds over its candidate swivels: 4.5× faster vectorised). For kernels whose
+    divisors are kept away from zero, so that the check never raises: the same answers."""
+    return _njit(function, runtime=False, errors="numpy")
+
+
 def inlined(function: Callable) -> Callable:
     """A :func:`borrowing` kernel that numba inlines into every compiled caller (``inline="always"``):
     for the small pieces of a hot kernel. Called from Python it runs as a kernel of its own."""
@@ -67,6 +79,17 @@ def parallel_borrowing(function: Callable) -> Callable:
     aborts the process when two Python threads enter parallel code at once: callers hold
     :data:`PARALLEL_LOCK` around every call."""
     return _njit(function, runtime=False, parallel=True)
+
+
+def ieee_inlined(function: Callable) -> Callable:
+    """:func:`inlined` with :func:`ieee_borrowing`'s IEEE division: the pieces of a loop that
+    should vectorise (a call left in the loop keeps it scalar)."""
+    return _njit(function, runtime=False, inline="always", errors="numpy")
+
+
+def ieee_parallel_borrowing(function: Callable) -> Callable:
+    """:func:`parallel_borrowing` with :func:`ieee_borrowing`'s IEEE division."""
+    return _njit(function, runtime=False, parallel=True, errors="numpy")
 
 
 PARALLEL_LOCK = threading.Lock()  # one parallel kernel at a time in a process (see parallel_borrowing)

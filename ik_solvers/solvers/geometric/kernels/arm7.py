@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import ieee_borrowing
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
@@ -45,7 +45,7 @@ def pack(arm) -> np.ndarray:
     )
 
 
-@borrowing
+@ieee_borrowing
 def _columns(a, start):
     return (
         (a[start], a[start + 1], a[start + 2]),
@@ -54,7 +54,7 @@ def _columns(a, start):
     )
 
 
-@borrowing
+@ieee_borrowing
 def _times(axis, columns, c, s):
     """Columns of M · Rot(axis, q) for c = cos q, s = sin q."""
     basis = (
@@ -65,7 +65,7 @@ def _times(axis, columns, c, s):
     return (matvec(columns, basis[0]), matvec(columns, basis[1]), matvec(columns, basis[2]))
 
 
-@borrowing
+@ieee_borrowing
 def _turned(arm, psi):
     """The construction's shoulder rotation turned by ψ [rad] about the shoulder→wrist axis."""
     axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
@@ -73,7 +73,7 @@ def _turned(arm, psi):
     return (rotate(axis, c, s, frame[0]), rotate(axis, c, s, frame[1]), rotate(axis, c, s, frame[2]))
 
 
-@borrowing
+@ieee_borrowing
 def _wrist_rotation(geo, arm, frame):
     """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame``."""
     forward = _times(
@@ -83,12 +83,12 @@ def _wrist_rotation(geo, arm, frame):
     return (tmatvec(forward, goal[0]), tmatvec(forward, goal[1]), tmatvec(forward, goal[2]))
 
 
-@borrowing
+@ieee_borrowing
 def _seeds(arm):
     return (arm[SEED], arm[SEED + 1], arm[SEED + 2]), (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6])
 
 
-@borrowing
+@ieee_borrowing
 def _store(q, shoulder, q4, wrist):
     q[0], q[1], q[2], q[3], q[4], q[5], q[6] = (
         shoulder[0],
@@ -101,7 +101,7 @@ def _store(q, shoulder, q4, wrist):
     )
 
 
-@borrowing
+@ieee_borrowing
 def seed_branches(shoulder, wrist, geo, arm, frame, q):
     """q (7,) at the shoulder rotation ``frame`` on the branches nearest the seed; returns the
     violation [rad] and the branches (shoulder, wrist: True for the first)."""
@@ -113,7 +113,7 @@ def seed_branches(shoulder, wrist, geo, arm, frame, q):
     return s_out + w_out, s_upper, w_upper
 
 
-@borrowing
+@ieee_borrowing
 def _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q):
     """q (7,) at swivel ψ [rad] on the given branches, its entries from the swivel forms ``forms``
     (:func:`groups`); returns its violation [rad]."""
@@ -125,7 +125,7 @@ def _at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q):
     return s_out + w_out
 
 
-@borrowing
+@ieee_borrowing
 def joints(shoulder, wrist, geo, arm, frame, q):
     """The solver's step 3 (``_joints``): q (7,) at the shoulder rotation ``frame``, each triple on
     its branch within limits nearest the seed; returns how far both are outside their limits [rad]."""
@@ -136,7 +136,7 @@ def joints(shoulder, wrist, geo, arm, frame, q):
     return s_out + w_out
 
 
-@borrowing
+@ieee_borrowing
 def _form(y, x, axis, sign, forms, i):
     """forms[i] = (k_c, k_s, k_1) of y · Rot(axis, sign ψ) x (swivel_search.form_coefficients)."""
     along = (y[0] * axis[0] + y[1] * axis[1] + y[2] * axis[2]) * (
@@ -148,7 +148,7 @@ def _form(y, x, axis, sign, forms, i):
     forms[i, 2] = along
 
 
-@borrowing
+@ieee_borrowing
 def groups(shoulder, wrist, geo, arm, forms):
     """The swivel forms of both triples (the solver's ``_groups``) into ``forms`` (2, ENTRIES, 3)."""
     axis, frame = (arm[AXIS], arm[AXIS + 1], arm[AXIS + 2]), _columns(arm, FRAME)
@@ -170,7 +170,7 @@ def groups(shoulder, wrist, geo, arm, forms):
         _form(matvec(forward, u), matvec(goal, w), axis, -1.0, forms[1], i)
 
 
-@borrowing
+@ieee_borrowing
 def _sorted(values, count):
     """values[:count] sorted in place (insertion sort: a few dozen entries)."""
     for i in range(1, count):
@@ -181,7 +181,7 @@ def _sorted(values, count):
         values[j + 1] = value
 
 
-@borrowing
+@ieee_borrowing
 def _order(keys, count, order):
     """order[:count] = the indices of keys[:count] by increasing key, ties in index order (stable)."""
     for i in range(count):
@@ -192,7 +192,7 @@ def _order(keys, count, order):
         order[j + 1] = i
 
 
-@borrowing
+@ieee_borrowing
 def _outward(bounds, pieces, order):
     """order[:pieces] = the pieces between consecutive sorted ``bounds`` by the distance of their
     nearest point from ψ = 0 (0 for the piece holding it), nearest first: the pieces from the one
@@ -212,7 +212,7 @@ def _outward(bounds, pieces, order):
             left -= 1
 
 
-@borrowing
+@ieee_borrowing
 def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
     """Both triples within their limits at swivel ``middle`` [rad] on the given branches (-1:
     either). The wrist first: with its narrower ranges it is the one that fails more often (471
@@ -224,7 +224,7 @@ def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
     )
 
 
-@borrowing
+@ieee_borrowing
 def _bounds(shoulder, wrist, forms, bounds):
     """±π and every limit root of both triples, sorted; returns their count."""
     bounds[0], bounds[1] = -math.pi, math.pi
@@ -233,7 +233,7 @@ def _bounds(shoulder, wrist, forms, bounds):
     return count
 
 
-@borrowing
+@ieee_borrowing
 def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order):
     """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits
     on the given branches (1: the first, 0: the second, -1: either), nearest ψ = 0: the nearest
@@ -249,7 +249,7 @@ def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scr
     return False, 0.0
 
 
-@borrowing
+@ieee_borrowing
 def search(shoulder, wrist, geo, arm, q, forms, scratch, order):
     """The solver's swivel search (step 4) into q (7,): the angles at the feasible swivel nearest the
     requested one (True), or False when no swivel keeps every joint within its limits."""

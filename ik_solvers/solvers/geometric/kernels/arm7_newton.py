@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import ieee_borrowing
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
@@ -21,7 +21,7 @@ TRUST_STEP, MARGIN, MARGIN_WEIGHT = 0.3, 0.1, 0.5  # swivel_newton.TRUST_STEP [r
 LOWER, UPPER, SEED, Q4 = 3, 10, 23, 30  # arm7.LOWER, arm7.UPPER in ``geo``; arm7.SEED, arm7.Q4 in ``arm``
 
 
-@borrowing
+@ieee_borrowing
 def _term(geo, arm, i, x, rate, sums):
     """Add joint i's cost terms (its change from the seed, its pull off the limits) at angle x
     [rad] with rate dx/dψ to ``sums`` (cost, slope, curvature); returns the new sums."""
@@ -36,7 +36,7 @@ def _term(geo, arm, i, x, rate, sums):
     return cost, slope, gauss
 
 
-@borrowing
+@ieee_borrowing
 def _rates(t, forms, entries, upper, c, s):
     """One triple's angle rates dθ/dψ on its branch at swivel (cos ψ, sin ψ), ``entries`` its
     :func:`.axis_triple.entries_at` there."""
@@ -44,7 +44,7 @@ def _rates(t, forms, entries, upper, c, s):
     return rate1, rate2 if upper else -rate2, rate3
 
 
-@borrowing
+@ieee_borrowing
 def _angles(t, entries, seed, upper):
     """One triple's angles on its branch at the swivel of ``entries`` (its
     :func:`.axis_triple.entries_at`) and their violation [rad]."""
@@ -53,7 +53,7 @@ def _angles(t, entries, seed, upper):
     return angles, triple.violation(t, angles)
 
 
-@borrowing
+@ieee_borrowing
 def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known, sloped):
     """q (7,) at swivel ψ [rad] (``known``: q holds them already); returns (violation [rad], cost,
     half its slope, its Gauss-Newton curvature), the last three only when ``sloped`` (else 0)."""
@@ -87,7 +87,7 @@ def _point(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, known, sl
     return s_out + w_out, sums[0], sums[1], sums[2]
 
 
-@borrowing
+@ieee_borrowing
 def _trusted(shoulder, wrist, q, arm):
     """No joint of q further than TRUST_STEP from the seed, and neither triple within
     TRUST_SINE of its alignment (|sin(θ2 - α)|)."""
@@ -98,7 +98,7 @@ def _trusted(shoulder, wrist, q, arm):
     return far <= TRUST_STEP and apart >= TRUST_SINE
 
 
-@borrowing
+@ieee_borrowing
 def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
     """swivel_newton.nearest_swivel from swivel ``psi`` [rad] where q (7,) holds the angles, into
     q: True when the answer is trusted, else False (q undefined). ``trial``: (7,) scratch."""
@@ -112,7 +112,7 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
     )
 
 
-@borrowing
+@ieee_borrowing
 def descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
     """swivel_newton.descend from swivel ``psi`` [rad] where q (7,) holds the angles: q ends at
     the last swivel kept; True when the steps converged. ``trial``: (7,) scratch. A last step

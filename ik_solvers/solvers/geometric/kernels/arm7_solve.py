@@ -14,7 +14,7 @@ import math
 import numba
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing, parallel_borrowing
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_parallel_borrowing
 from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
@@ -41,17 +41,17 @@ ELBOW_DIRECTION, JUMP_LIMIT, TOLERANCE = GEO["elbow_direction"], GEO["jump_limit
 LOWER, UPPER, ELBOW_AXIS = GEO["lower"], GEO["upper"], GEO["elbow_axis"]
 
 
-@borrowing
+@ieee_borrowing
 def _v(a, start):
     return (a[start], a[start + 1], a[start + 2])
 
 
-@borrowing
+@ieee_borrowing
 def _normalised(v):
     return scale(v, 1.0 / max(math.sqrt(dot(v, v)), TINY))
 
 
-@borrowing
+@ieee_borrowing
 def _shoulder_to_wrist(geo, c4, s4):
     """v = e + R4 f with Rs = I [m] (ArmGeometry.shoulder_to_wrist)."""
     return (
@@ -61,7 +61,7 @@ def _shoulder_to_wrist(geo, c4, s4):
     )
 
 
-@borrowing
+@ieee_borrowing
 def _seed_turn(geo, seed, vector):
     """The seed's shoulder rotation Rot(a1, q1) Rot(a2, q2) Rot(a3, q3) applied to ``vector``."""
     for i in range(2, -1, -1):
@@ -69,13 +69,13 @@ def _seed_turn(geo, seed, vector):
     return vector
 
 
-@borrowing
+@ieee_borrowing
 def _normal_part(vector, axis):
     across = sub(vector, scale(axis, dot(vector, axis)))
     return across, math.sqrt(dot(across, across))
 
 
-@borrowing
+@ieee_borrowing
 def _toward(direction, angle, axis, offset):
     """elbow_direction.toward: (valid, R0 k for the elbow toward ``direction`` turned by ``angle``)."""
     across, length = _normal_part(direction, axis)
@@ -89,18 +89,18 @@ def _toward(direction, angle, axis, offset):
     return length > 1e-9 and lever > 1e-9, turned
 
 
-@borrowing
+@ieee_borrowing
 def _following(vector, axis):
     across, length = _normal_part(vector, axis)
     return length > 1e-6, scale(across, 1.0 / max(length, TINY))
 
 
-@borrowing
+@ieee_borrowing
 def _outside(angle, lower, upper):
     return max(lower - angle, 0.0) + max(angle - upper, 0.0)
 
 
-@borrowing
+@ieee_borrowing
 def _elbow(geo, distance2, seed4, flip):
     """solver._elbow: (q4, reason, the other root fits too, the root continues the seed's elbow)."""
     amplitude = geo[AMPLITUDE]
@@ -125,7 +125,7 @@ def _elbow(geo, distance2, seed4, flip):
     return q4, reason, alternative, kept
 
 
-@borrowing
+@ieee_borrowing
 def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
     """solver._construct into ``arm`` (:func:`.arm7.pack`'s layout): returns (reason, the other
     elbow root fits too, the root continues the seed's elbow)."""
@@ -167,7 +167,7 @@ def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
     return reason, alternative, kept
 
 
-@borrowing
+@ieee_borrowing
 def forward(geo, q):
     """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,)."""
     rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
@@ -191,7 +191,7 @@ def forward(geo, q):
     return rotation, add(add(_v(geo, SHOULDER_CENTRE), reach), matvec(rotation, _v(geo, TOOL)))
 
 
-@borrowing
+@ieee_borrowing
 def _finish(geo, q, reason, rotation, position):
     """Clip q (7,) into the limits, compare its FK with the target: (reason, errors)."""
     for i in range(7):
@@ -200,7 +200,7 @@ def _finish(geo, q, reason, rotation, position):
     return checked(fk_rotation, fk_position, rotation, position, geo[TOLERANCE], reason)
 
 
-@borrowing
+@ieee_borrowing
 def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work):
     """solver.Arm7Solver._solve_one into q (7,): (reason, position error [m], orientation error
     [rad], continuous). ``seed`` (7,) read when ``seeded``; ``pole`` (3,) when ``has_pole``.
@@ -237,20 +237,20 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     return reason, position_error, orientation_error, continuous
 
 
-@borrowing
+@ieee_borrowing
 def _pose(e):
     """Rotation columns and translation of 16 row-major entries."""
     return ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10])), (e[3], e[7], e[11])
 
 
-@borrowing
+@ieee_borrowing
 def solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q, work):
     """:func:`solve` for a target given as 16 row-major entries ``e``."""
     rotation, position = _pose(e)
     return solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole, q, work)
 
 
-@borrowing
+@ieee_borrowing
 def solve_columns(
     shoulder,
     wrist,
@@ -288,7 +288,7 @@ def solve_columns(
         reason[m], position_error[m], orientation_error[m], continuous[m] = found
 
 
-@parallel_borrowing
+@ieee_parallel_borrowing
 def solve_columns_parallel(constants, columns, seeds, seeded, poles, has_pole, out, works):
     """:func:`solve_columns` on the cores: the M targets in chunks of CHUNK rows that the threads
     of numba's pool take as they come free (:func:`solve_columns_dynamic`), each thread in its own
@@ -338,7 +338,7 @@ def workspaces(count: int) -> tuple:
     return (
         np.empty((count, arm7.ARM_SIZE)),
         np.empty((count, 2, ENTRIES, 3)),
-        np.empty((count, 3, arm7.ROOTS)),
+        np.empty((count, 5, arm7.ROOTS)),
         np.empty((count, arm7.ROOTS), dtype=np.int64),
         np.empty((count, 4, 7)),
     )

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined
 from ik_solvers.solvers.geometric.kernels.vector3 import dot, matvec, wrap
 
 ALIGNED = 1e-12  # axis_triple.ALIGNED
@@ -48,7 +48,7 @@ def constants(triple) -> np.ndarray:
     return t
 
 
-@borrowing
+@ieee_borrowing
 def entry(t, i, rotation):
     """u·R w of pair i (:meth:`AxisTriple.entry_pairs` order) for R given by its columns."""
     start = PAIRS + 6 * i
@@ -56,7 +56,7 @@ def entry(t, i, rotation):
     return dot(u, matvec(rotation, (t[start + 3], t[start + 4], t[start + 5])))
 
 
-@borrowing
+@ieee_borrowing
 def entries(t, rotation):
     """The six entries :func:`first_raw` needs."""
     return (
@@ -69,7 +69,7 @@ def entries(t, rotation):
     )
 
 
-@borrowing
+@ieee_borrowing
 def first_raw(t, e, seed0):
     """The first branch's angles before they are brought into range (AxisTriple._first_raw)."""
     g, n1, d1, n3, bb, ab = e
@@ -90,18 +90,18 @@ def first_raw(t, e, seed0):
     return first, middle, third
 
 
-@borrowing
+@ieee_borrowing
 def _half_turn(angle):
     return angle + (-math.pi if angle > 0.0 else math.pi)
 
 
-@borrowing
+@ieee_borrowing
 def other(t, angles):
     """The second branch's raw angles from the first's."""
     return _half_turn(angles[0]), 2.0 * t[ALPHA] - angles[1], _half_turn(angles[2])
 
 
-@borrowing
+@ieee_borrowing
 def _in_range(t, i, angle, seed):
     kind = t[KIND + i]
     if kind == RAW:
@@ -113,7 +113,7 @@ def _in_range(t, i, angle, seed):
     return near_seed if t[LOWER + i] <= near_seed <= t[UPPER + i] else near_middle
 
 
-@borrowing
+@ieee_borrowing
 def ranged(t, angles, seed):
     """Each angle at its representative within the limits (nearest the seed where several)."""
     if t[ALL_RAW] != 0.0:
@@ -125,7 +125,7 @@ def ranged(t, angles, seed):
     )
 
 
-@borrowing
+@ieee_borrowing
 def violation(t, angles):
     """Total distance [rad] of the angles outside their limits."""
     total = 0.0
@@ -135,7 +135,7 @@ def violation(t, angles):
     return total
 
 
-@borrowing
+@ieee_borrowing
 def _distance(angles, seed):
     total = 0.0
     for i in range(3):
@@ -143,7 +143,7 @@ def _distance(angles, seed):
     return total
 
 
-@borrowing
+@ieee_borrowing
 def seed_branch(t, e, seed):
     """The branch nearest the seed whatever the limits: angles, violation, True for the first."""
     raw = first_raw(t, e, seed[0])
@@ -153,7 +153,7 @@ def seed_branch(t, e, seed):
     return chosen, violation(t, chosen), upper
 
 
-@borrowing
+@ieee_borrowing
 def seed_points(seed):
     """(cos, sin) of each of the three seed angles [rad]: the points :func:`seed_distance_bound`
     measures chords to."""
@@ -164,7 +164,7 @@ def seed_points(seed):
     )
 
 
-@borrowing
+@ieee_inlined
 def _arc_squared(chord2):
     """A lower bound [rad²] of d² for the arc d whose chord² (2 - 2 cos d) is ``chord2``, less
     CHORD_SLACK: 4 asin²(c/2) = c² + c⁴/12 + c⁶/90 + c⁸/560 + … (all terms positive), cut there."""
@@ -172,7 +172,7 @@ def _arc_squared(chord2):
     return max(u * (1.0 + u * (1.0 / 12.0 + u * (1.0 / 90.0 + u / 560.0))) - CHORD_SLACK, 0.0)
 
 
-@borrowing
+@ieee_inlined
 def seed_distance_bound(t, e, points):
     """A lower bound [rad²] of the distance from the seed of :func:`seed_branch`'s angles for the
     entries ``e``, without an arctangent: each angle of both branches as the point (cos, sin) that
@@ -180,11 +180,11 @@ def seed_distance_bound(t, e, points):
     :func:`seed_points`) turned into a lower bound of the arc (:func:`_arc_squared`; no
     representative within the limits is nearer than the arc); the smaller branch's sum. On the
     second branch θ1 and θ3 are turned by π (chord² 4 - c²) and θ2 = 2α - (α + β) is α - β.
-    0 near the alignment (h < BOUND_ALIGNED), where the split takes the seed's first angle."""
+    0 near the alignment (h < BOUND_ALIGNED), where the split takes the seed's first angle.
+    Every term is computed and the cases chosen by selects, without branches, so that
+    :func:`seed_distance_bounds` vectorises."""
     g, n1, d1, n3, bb, ab = e
     h = math.sqrt(n1 * n1 + d1 * d1)
-    if not h > BOUND_ALIGNED:
-        return 0.0
     inverse = 1.0 / max(h, ALIGNED)
     c1, s1 = -d1 * inverse, n1 * inverse
     ca, sa = t[COS_ALPHA], t[SIN_ALPHA]
@@ -196,17 +196,26 @@ def seed_distance_bound(t, e, points):
     to_middle = 2.0 / math.sqrt(g * g + h * h)
     middle = 2.0 - to_middle * (c2 * cs1 + s2 * ss1)
     mirrored = 2.0 - to_middle * ((ca * g + sa * h) * cs1 + (sa * g - ca * h) * ss1)
-    upper = _arc_squared(first) + _arc_squared(middle)
-    lower = _arc_squared(4.0 - first) + _arc_squared(mirrored)
     norm = math.sqrt(yb * yb + s3 * s3)
-    if norm > TINY_NORM:
-        third = 2.0 - 2.0 * (yb * cs2 + s3 * ss2) / norm
-        upper += _arc_squared(third)
-        lower += _arc_squared(4.0 - third)
-    return min(upper, lower)
+    third = 2.0 - 2.0 * (yb * cs2 + s3 * ss2) / max(norm, TINY_NORM)
+    has_third = norm > TINY_NORM
+    upper = _arc_squared(first) + _arc_squared(middle) + (_arc_squared(third) if has_third else 0.0)
+    lower = (
+        _arc_squared(4.0 - first) + _arc_squared(mirrored) + (_arc_squared(4.0 - third) if has_third else 0.0)
+    )
+    return min(upper, lower) if h > BOUND_ALIGNED else 0.0
 
 
-@borrowing
+@ieee_borrowing
+def seed_distance_bounds(t, forms, points, cosines, sines, bounds, count):
+    """:func:`seed_distance_bound` at the swivels (cosines[i], sines[i]) into bounds[i], i < count;
+    ``forms``: the triple's swivel forms (ENTRIES, 3). Without a branch or a checked division
+    (:func:`~ik_solvers.compiled.jit.ieee_borrowing`), LLVM runs this loop on four swivels at once."""
+    for i in range(count):
+        bounds[i] = seed_distance_bound(t, entries_at(forms, cosines[i], sines[i]), points)
+
+
+@ieee_borrowing
 def on_branch(t, e, seed, upper):
     """The angles of one branch (``upper``: the first) and their violation."""
     raw = first_raw(t, e, seed[0])
@@ -214,7 +223,7 @@ def on_branch(t, e, seed, upper):
     return chosen, violation(t, chosen)
 
 
-@borrowing
+@ieee_borrowing
 def prefer_first(violation1, distance1, violation2, distance2):
     """axis_triple.prefer_first: less outside the limits, else nearer the seed."""
     return violation1 < violation2 - LIMIT_TOLERANCE or (
@@ -222,7 +231,7 @@ def prefer_first(violation1, distance1, violation2, distance2):
     )
 
 
-@borrowing
+@ieee_borrowing
 def nearest(t, e, seed):
     """The branch within limits nearest the seed (else the one least outside): angles, violation."""
     raw = first_raw(t, e, seed[0])
@@ -238,7 +247,7 @@ def nearest(t, e, seed):
     return second, v2
 
 
-@borrowing
+@ieee_inlined
 def entries_at(forms, cos_psi, sin_psi):
     """The six entries :func:`first_raw` needs at swivel ψ, from their swivel forms (ENTRIES, 3):
     each entry is k_c cos ψ + k_s sin ψ + k_1."""
@@ -252,7 +261,7 @@ def entries_at(forms, cos_psi, sin_psi):
     )
 
 
-@borrowing
+@ieee_borrowing
 def feasible(t, forms, seed, branch, cos_psi, sin_psi):
     """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
     ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
@@ -266,7 +275,7 @@ def feasible(t, forms, seed, branch, cos_psi, sin_psi):
     return min(first, second) <= LIMIT_TOLERANCE
 
 
-@borrowing
+@ieee_borrowing
 def form_roots(k_c, k_s, k_1):
     """The ψ in [-π, π] with k_c cos ψ + k_s sin ψ + k_1 = 0: (count 0 or 2, root, root)."""
     amplitude = math.hypot(k_c, k_s)
@@ -276,7 +285,7 @@ def form_roots(k_c, k_s, k_1):
     return 2, _remainder(phase + spread), _remainder(phase - spread)
 
 
-@borrowing
+@ieee_borrowing
 def _remainder(angle):
     """math.remainder(angle, 2π) for angles within [-2π, 2π] (exact: Sterbenz)."""
     two_pi = 2.0 * math.pi
@@ -287,7 +296,7 @@ def _remainder(angle):
     return angle
 
 
-@borrowing
+@ieee_borrowing
 def limit_roots(t, forms, roots, count):
     """Append the swivels where a joint meets a limit (swivel_search._limit_roots_one) to
     ``roots`` from index ``count``; returns the new count."""
@@ -307,7 +316,7 @@ def limit_roots(t, forms, roots, count):
     return count
 
 
-@borrowing
+@ieee_borrowing
 def matching_roots(forms, angles, roots, count):
     """Append the swivels where the first or third joint takes its value in ``angles``
     (swivel_search.matching_swivels_one); returns the new count."""
@@ -324,7 +333,7 @@ def matching_roots(forms, angles, roots, count):
     return count
 
 
-@borrowing
+@ieee_borrowing
 def rates_at(forms, cos_psi, sin_psi):
     """d/dψ of :func:`entries_at`'s six entries: -k_c sin ψ + k_s cos ψ each."""
     return (
@@ -337,7 +346,7 @@ def rates_at(forms, cos_psi, sin_psi):
     )
 
 
-@borrowing
+@ieee_borrowing
 def first_rates(t, e, de):
     """AxisTriple.first_rates: d/dψ of :func:`first_raw`'s angles [rad/rad] from the entries ``e``
     and their rates ``de``; NaN near the alignment (|R c × a| < ``RATE_ALIGNED``)."""
