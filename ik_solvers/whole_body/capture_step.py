@@ -96,9 +96,8 @@ class CaptureStepper:
         rotation = support[:2, :2]
         sign = 1.0 if side == "left" else -1.0
         local = rotation.T @ (target - support[:2, 3]) - np.asarray(sole.center)  # sole origin
-        nominal = sign * self.generator.geometry.foot_separation
         local[0] = np.clip(local[0], -self.reach, self.reach)
-        outwards = np.clip(sign * local[1], self.inner, nominal + self.reach)
+        outwards = np.clip(sign * local[1], self.inner, self.generator.geometry.foot_separation + self.reach)
         local[1] = sign * outwards
         origin = support[:2, 3] + rotation @ local
         return np.array([origin[0], origin[1], np.arctan2(support[1, 0], support[0, 0])])
