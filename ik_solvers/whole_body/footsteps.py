@@ -313,6 +313,46 @@ class FootstepPlanner:
         self._arrays()
         return step
 
+    def step_now(
+        self, time: float, side: str, landing: np.ndarray, swing: float, zmp: np.ndarray
+    ) -> Footstep:
+        """Standing at ``time`` [s], ``side`` lifts at once and lands at the planar pose ``landing``
+        (x, y, yaw) ``swing`` [s] later, the ZMP reference held at ``zmp`` (2,) [m] on the other
+        sole meanwhile, then its transfer onto the landed sole (``double_support``): a capture step
+        (:mod:`ik_solvers.whole_body.capture_step`). With a zero command :meth:`extend` then brings
+        the other sole beside it and the ZMP back between them (standing again).
+
+        Raises:
+            ValueError: the plan is not standing still at ``time``, or ``swing`` is not > 0.
+        """
+        index = self._index(time)
+        phase = self.phases[index]
+        if not (np.isinf(phase.end) and phase.after.stopped and swing > 0.0):
+            raise ValueError(
+                f"step_now at {time} s with a {swing} s swing: needs a plan standing still then "
+                f"(its phase ends at {phase.end} s) and a swing > 0"
+            )
+        state = phase.after
+        landing = np.asarray(landing, dtype=float).copy()
+        land = time + swing
+        step = Footstep(side, getattr(state, side), landing, time, land)
+        after = replace(
+            state,
+            frame=self._frame_beside(landing, side),
+            zmp=self._center(side, landing),
+            stopped=False,
+            swing=_other(side),
+            **{side: landing},
+        )
+        zmp = np.asarray(zmp, dtype=float)
+        self.phases[index] = replace(phase, end=time)
+        self.phases[index + 1 :] = [
+            Phase(time, land, _other(side), zmp, zmp, step=step),
+            Phase(land, land + self.config.double_support, "double", zmp, after.zmp, after=after),
+        ]
+        self._arrays()
+        return step
+
     def footsteps(self) -> list[Footstep]:
         """Every swing planned so far (past ones included), in time order."""
         return [phase.step for phase in self.phases if phase.step is not None]

@@ -46,6 +46,7 @@ from ik_solvers.whole_body.capture_point import (
     landing_offset,
     natural_frequency,
 )
+from ik_solvers.whole_body.capture_step import CaptureStepper
 from ik_solvers.whole_body.floor_slope import FloorSlope
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
@@ -109,6 +110,8 @@ class Stabiliser:
             if self.config.slope_filter > 0.0
             else None
         )
+        reach = geometry.max_step[0] + self.max_adjust
+        self.capture = CaptureStepper(generator, self.omega, self.margin, reach, self.inner)
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
         self._support: tuple[tuple, tuple] = (
             (),
@@ -148,10 +151,15 @@ class Stabiliser:
         wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
         absorbed, shift = clip_to_half_planes(wanted, *self._support_planes(tick)) - reference
         com = tick.com + lean + shift
+        if self.capture.update(tick, estimate, error - absorbed):
+            self._replanned()
         moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
+
+    def _replanned(self) -> None:
+        """The plan was laid again from the measured CoM (a capture step); nothing to do here."""
 
     def _tip_lean(
         self, estimate: BaseEstimate, sole_in_torso: np.ndarray, sole: np.ndarray, yaw: float

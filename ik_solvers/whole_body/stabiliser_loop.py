@@ -110,6 +110,12 @@ class LoopStabiliser(Stabiliser):
             dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(com, velocity, self.omega)
         )
 
+    def _replanned(self) -> None:
+        """The plan was laid again from the measured CoM (a capture step): the plan kept is taken
+        as the new one's state now, so that the delayed comparison does not see the jump."""
+        com, velocity = (np.array(v, dtype=float) for v in self.generator.controller.state[:2])
+        self._plan = deque(((t, com, velocity) for t, _, _ in self._plan), maxlen=HISTORY)
+
     def _plan_at(self, when: float) -> tuple[np.ndarray, np.ndarray]:
         """The plan's (CoM (2,) [m], velocity (2,) [m/s]) at plan time ``when`` [s], interpolated
         between the ticks kept (the oldest before them, the newest after)."""

@@ -99,6 +99,11 @@ class WalkConfig:
             docs/walking.md "Balance", step 7), the CoM target leans against it by this times
             the lean that holds the pendulum still on a floor of that tilt, z_c tan θ (needs
             ``slope_filter`` > 0); 0: off.
+        capture_swing: standing (nothing commanded), a push whose DCM leaves the soles is
+            caught by a step of this swing time, in units of the pendulum's time constant 1/ω
+            (:mod:`ik_solvers.whole_body.capture_step`); 0: off (needs ``stabilise``).
+        capture_threshold: how far [sole lengths] the DCM must lie beyond the soles' polygon
+            (shrunk by the margin) before a capture step is taken.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -149,6 +154,26 @@ class WalkConfig:
     )
     tip_lean_gain: float = rule_field(
         Rule(0.0, "lean against a support sole tipped over its edge", "", 0.0, 2.0, start_up_only=True)
+    )
+    capture_swing: float = rule_field(
+        Rule(
+            0.0,
+            "standing, a capture step's swing time (whole_body.capture_step; 0: off)",
+            "1/omega",
+            0.0,
+            10.0,
+            start_up_only=True,
+        )
+    )
+    capture_threshold: float = rule_field(
+        Rule(
+            0.1,
+            "standing, the DCM this far beyond the soles starts a capture step / the sole's length",
+            "",
+            0.0,
+            2.0,
+            start_up_only=True,
+        )
     )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)

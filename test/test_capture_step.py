@@ -1,0 +1,69 @@
+"""The capture step from standing on scripted states (no simulator): the step choice.
+
+The pattern stands still with nothing commanded; the base estimate is scripted (the CoM where the
+plan has it, moving as a push left it). Pratt et al. 2006 / Englsberger et al. 2015: a DCM the
+soles cannot hold is caught by a step towards where it will be at touch-down, within the leg's reach.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from walking_helpers import robot
+
+from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
+from ik_solvers.whole_body.capture_point import dcm
+from ik_solvers.whole_body.stabiliser import Stabiliser
+from ik_solvers.whole_body.state_estimate import BaseEstimate
+
+
+@pytest.fixture
+def standing():
+    """A stabiliser with capture steps on the packaged robot's pattern, standing still."""
+    model = robot("packaged")
+    stance = StanceSolver(model)
+    config = WalkConfig(stabilise=True, timing_com_height=0.455, capture_swing=1.5)
+    generator = WalkingPatternGenerator(model, config, stance=stance)
+    stabiliser = Stabiliser(generator, stance)
+    for _ in range(20):
+        tick = generator.step()
+    assert stabiliser.capture.standing(tick)
+    return generator, stabiliser.capture, tick
+
+
+def _pushed(tick, velocity) -> BaseEstimate:
+    """The base where the plan has it, its CoM moving at ``velocity`` (2,) [m/s]."""
+    com = np.array([*tick.com, 0.45])
+    return BaseEstimate(np.eye(4), com, np.array([*velocity, 0.0]), 0.0, 0.0, np.zeros(3), "left")
+
+
+def _outside(stepper, tick, estimate) -> np.ndarray:
+    """The DCM's offset (2,) [m] from the soles' midpoint beyond half a sole, as a push leaves it."""
+    middle = 0.5 * (tick.left_sole[:2, 3] + tick.right_sole[:2, 3])
+    return dcm(estimate.com[:2], estimate.com_velocity[:2], stepper.omega) - middle
+
+
+def test_a_small_push_is_held_by_the_ankles(standing):
+    _, stepper, tick = standing
+    assert not stepper.update(tick, _pushed(tick, [0.05, 0.0]), np.array([0.002, 0.0]))
+    assert stepper.steps == 0
+
+
+@pytest.mark.parametrize(
+    "velocity, side", [([0.5, 0.0], "right"), ([-0.5, 0.0], "right"), ([0.0, 0.5], "left")]
+)
+def test_a_large_push_steps_towards_the_dcm_within_reach(standing, velocity, side):
+    generator, stepper, tick = standing
+    estimate = _pushed(tick, velocity)
+    assert stepper.update(tick, estimate, _outside(stepper, tick, estimate))
+    phase = generator.planner.phase_at(tick.time + 1e-3)
+    step = phase.step
+    assert step is not None and step.side == side and step.land - tick.time == pytest.approx(stepper.swing)
+    support = tick.right_sole if side == "left" else tick.left_sole
+    offset = step.end[:2] - support[:2, 3]
+    direction = np.asarray(velocity) / np.linalg.norm(velocity)
+    start = (tick.left_sole if side == "left" else tick.right_sole)[:2, 3] - support[:2, 3]
+    assert (offset - start) @ direction > 0.02  # the foot goes the push's way
+    assert abs(offset[0]) <= stepper.reach + 1e-9
+    assert abs(offset[1]) >= stepper.inner - 1e-9  # never across the support sole
+    assert generator.controller.state[0] == pytest.approx(estimate.com[:2])  # planned from the measured CoM
