@@ -1,8 +1,10 @@
-"""The 7-DoF arm closed form's answers on a fixed set of targets and seeds, saved, then compared.
+"""The closed forms' answers (7-DoF arm, or 6-DoF leg with ``--limb leg``) on a fixed set of targets
+and seeds, saved, then compared.
 
-For a change that must keep the arm's answers (the seed following's reference semantics,
+For a change that must keep the answers (the seed following's reference semantics,
 docs/continuity.md): run it once with each tree's code on the same command line, then compare.
-On the packaged humanoid's ``l_wrist``, ``r_wrist`` and ``l_hand``: ``--rows`` targets per chain
+On the packaged humanoid's ``l_wrist``, ``r_wrist`` and ``l_hand`` (``--limb leg``: ``l_sole``
+and ``r_sole``): ``--rows`` targets per chain
 (random in-limit configurations' FK, a tenth moved out of reach), each with the seeds none, self,
 ± 0.1, ± 0.5 and ± 1 rad σ (clipped into the limits) and random; ``solve_batch`` on all of them,
 single ``solve`` calls on the first ``--singles``. Saved: q, success, ``continuous`` and the
@@ -12,6 +14,8 @@ rows differ in success, ``continuous`` or message, then the worst over all.
     PYTHONPATH=/work/main .venv/bin/python bench/arm_answers.py --save /tmp/main.npz
     PYTHONPATH=$PWD .venv/bin/python bench/arm_answers.py --save /tmp/branch.npz
     .venv/bin/python bench/arm_answers.py --compare /tmp/main.npz /tmp/branch.npz
+
+(add ``--limb leg`` to the two ``--save`` runs for the legs; ``--compare`` reads the chains from the files).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import argparse
 
 import numpy as np
 
-TIPS = ("l_wrist", "r_wrist", "l_hand")
+TIPS = {"arm": ("l_wrist", "r_wrist", "l_hand"), "leg": ("l_sole", "r_sole")}
 SEEDS = ("none", "self", "0.1", "0.5", "1", "random")
 
 
@@ -36,13 +40,13 @@ def _cases(chain, rows: int, rng: np.random.Generator) -> tuple[np.ndarray, dict
     return targets, {kind: seeds[kind] for kind in SEEDS}
 
 
-def save(path: str, rows: int, singles: int) -> None:
+def save(path: str, rows: int, singles: int, limb: str) -> None:
     import ik_solvers as ik
     from ik_solvers.resources import package_share_path
 
     model = ik.RobotModel.from_urdf_file(str(package_share_path("urdf", "humanoid.urdf")))
     out = {}
-    for tip in TIPS:
+    for tip in TIPS[limb]:
         chain = model.chain("base_link", tip)
         solver = ik.make_solver("geometric", chain)
         targets, seeds = _cases(chain, rows, np.random.default_rng(19))
@@ -61,14 +65,15 @@ def save(path: str, rows: int, singles: int) -> None:
             out[key + "/single_messages"] = np.array([r.message for r in results])
     np.savez_compressed(path, **out)
     print(
-        f"saved {len(TIPS)} chains × {len(SEEDS)} seed kinds × ({rows} batch rows + {singles} single solves)"
+        f"saved {len(TIPS[limb])} {limb} chains × {len(SEEDS)} seed kinds × ({rows} batch rows + {singles} single solves)"
     )
 
 
 def compare(first: str, second: str) -> None:
     a, b = np.load(first), np.load(second)
     worst, differing, rows = 0.0, 0, 0
-    for tip in TIPS:
+    tips = sorted({key.split("/")[0] for key in a.files})
+    for tip in tips:
         for kind in SEEDS:
             for call in ("batch", "single"):
                 key = f"{tip}/{kind}/{call}"
@@ -89,13 +94,14 @@ def compare(first: str, second: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--limb", choices=sorted(TIPS), default="arm", help="the chains to --save")
     parser.add_argument("--save", help="solve and save the answers to this .npz")
     parser.add_argument("--compare", nargs=2, help="compare two saved .npz")
     parser.add_argument("--rows", type=int, default=100_000, help="batch rows per chain and seed kind")
     parser.add_argument("--singles", type=int, default=2_000, help="single solves per chain and seed kind")
     options = parser.parse_args()
     if options.save:
-        save(options.save, options.rows, options.singles)
+        save(options.save, options.rows, options.singles, options.limb)
     if options.compare:
         compare(*options.compare)
 

@@ -99,8 +99,11 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     hip = vector(k, HIP)
     yaw, roll, spread = hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
-    foot = -math.atan2(dot(vector(k, B1), v), dot(vector(k, B2), v))
-    c6, s6 = math.cos(foot), math.sin(foot)
+    foot_y, foot_x = dot(vector(k, B1), v), dot(vector(k, B2), v)
+    foot, c6, s6 = -math.atan2(foot_y, foot_x), 1.0, 0.0
+    length = math.sqrt(foot_x * foot_x + foot_y * foot_y)
+    if length > 0.0:  # the foot roll's cosine and sine from its arctangent's operands
+        c6, s6 = foot_x / length, -foot_y / length
     ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
     relative = sub(ankle, hip)
     shared = spread > leg_gimbal.ALIGNED
