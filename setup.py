@@ -69,13 +69,13 @@ setup(
     cmdclass={"install": InstallWithKernels},
     entry_points={
         "console_scripts": [
-            "ik_demo = ik_solvers.demo.ik_demo:main",
-            "ik_node = ik_solvers.node.ik_node:main",
-            "servo_bridge = ik_solvers.hardware.servo_bridge_node:main",
-            "servo_bus_emulator = ik_solvers.hardware.emulator.main:main",
-            "servo_ros2_control = ik_solvers.hardware.ros2_control:main",
-            "sim_node = ik_solvers.sim.sim_node:main",
-            "walk_node = ik_solvers.walk.walk_node:main",
+            "ik_demo = ik_solvers.console_scripts:ik_demo",
+            "ik_node = ik_solvers.console_scripts:ik_node",
+            "servo_bridge = ik_solvers.console_scripts:servo_bridge",
+            "servo_bus_emulator = ik_solvers.console_scripts:servo_bus_emulator",
+            "servo_ros2_control = ik_solvers.console_scripts:servo_ros2_control",
+            "sim_node = ik_solvers.console_scripts:sim_node",
+            "walk_node = ik_solvers.console_scripts:walk_node",
         ],
     },
 )

@@ -4,10 +4,14 @@ A real node process (the package's ``run_node``, real rclpy) whose timer callbac
 a lock (test/ros_nodes/blocking_node.py: a made-up wait, standing in for the one that kept sim_node
 alive 30 s after SIGINT in one launch-test run, never reproduced). Before the stop deadline, it
 outlived SIGINT and SIGTERM alike (both ignored after the first signal) until SIGKILL.
+
+And a node stopped before its own signal handling starts, while its console script imports it
+(ik_solvers/console_scripts.py), ends quietly too.
 """
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import time
@@ -21,7 +25,8 @@ from ros_helpers import DEFAULT_TIMEOUT
 
 from ik_solvers.node.stop_signals import STOP_DEADLINE
 
-BLOCKING_NODE = Path(__file__).resolve().parent / "ros_nodes" / "blocking_node.py"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BLOCKING_NODE = REPO_ROOT / "test" / "ros_nodes" / "blocking_node.py"
 MARGIN = 5.0  # [s] for the interpreter to print the stacks and exit on a loaded machine
 
 
@@ -63,3 +68,54 @@ def test_a_stopped_node_ends_with_its_atexit_functions_and_output(ros_module):
     output = processes.output(process)
     assert code == 0, output
     assert "atexit ran" in output, output
+
+
+def console_scripts() -> dict[str, tuple[str, str]]:
+    """setup.py's console scripts: name → (module, attribute) of its entry point."""
+    entries = re.findall(r'"(\w+) = ([\w.]+):(\w+)"', (REPO_ROOT / "setup.py").read_text())
+    return {name: (module, attribute) for name, module, attribute in entries}
+
+
+def test_every_console_script_takes_the_stop_signals_before_its_imports():
+    scripts = console_scripts()
+    assert {"ik_node", "walk_node", "sim_node", "servo_bridge"} <= set(scripts), scripts
+    assert {module for module, _ in scripts.values()} == {"ik_solvers.console_scripts"}, scripts
+
+
+def first_heavy_import_started(pid: int) -> bool:
+    """True once the process has mapped numpy's compiled core: its program's imports (numpy, numba,
+    rclpy, scipy, MuJoCo: 1-4 s) are under way, and its node has not started."""
+    try:
+        return "_multiarray_umath" in Path(f"/proc/{pid}/maps").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.mark.parametrize(
+    ("script", "stop"),
+    [
+        ("ik_node", signal.SIGINT),
+        ("ik_node", signal.SIGTERM),
+        ("walk_node", signal.SIGINT),
+        ("sim_node", signal.SIGTERM),
+        ("servo_bridge", signal.SIGINT),
+    ],
+)
+def test_a_stop_during_the_imports_ends_the_node_quietly(ros_module, tmp_path, script, stop):
+    """The console script as pip and colcon install it, from setup.py's entry point, stopped while
+    it imports (before the node's own signal handling): exit code 0 and no traceback, as a ROS 2
+    node stopped at any time. Before: KeyboardInterrupt's traceback and exit code -2 (SIGTERM: -15)."""
+    module, attribute = console_scripts()[script]
+    installed = tmp_path / script
+    installed.write_text(f"import sys\nfrom {module} import {attribute}\nsys.exit({attribute}())\n")
+    processes = ros_module.processes
+    process = processes.start_python(installed)
+    deadline = time.monotonic() + DEFAULT_TIMEOUT
+    while not first_heavy_import_started(process.pid) and process.poll() is None:
+        assert time.monotonic() < deadline, processes.output(process)
+        time.sleep(0.002)
+    process.send_signal(stop)
+    code = process.wait(timeout=DEFAULT_TIMEOUT)
+    output = processes.output(process)
+    assert code == 0, f"{script}: exit code {code} after {stop.name} during its imports\n{output}"
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
