@@ -47,11 +47,6 @@ SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the
 # With 50 ms the SDK waits ~102 ms: timeouts in a demo run beside a CPU-bound neighbour fell from
 # 69-113 to 12-32 (load 9-12; docs/hardware.md). A real adapter keeps the bridge's default.
 EMULATED_LATENCY_MS = 50.0
-# ik_node's answer to walk_node's period, published after its joint command: behind the bus a period
-# waits for it, so that the goals it runs on carry the legs' answer and not the command of an arm
-# target that came before it (part two's arms: the legs' goals were then 1-3 periods late, jittered,
-# and the stabilised robot fell at the start of part two in every bus run; docs/hardware.md)
-IK_ANSWER_TOPIC = "/whole_body/torso_pose"
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -78,8 +73,7 @@ def walk_sim_parameters(protocol: str | None) -> list[str]:
     servos follow the bus's goals; its states go to the emulator."""
     if not protocol:
         return []
-    answer = ["-p", f"lock_step_answer:={IK_ANSWER_TOPIC}"]
-    return ["-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}", *answer]
+    return ["-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
 
 
 def measured_states(protocol: str | None) -> str:

@@ -73,11 +73,6 @@ class LockStepGate:
         """Record a command of ``source`` stamped ``stamp`` [s] (simulated time)."""
         self.latest_stamps[source] = max(self.latest_stamps[source], stamp)
 
-    def withdraw(self, source: int, sim_time: float) -> None:
-        """What ``source`` sent no longer counts for the period starting at ``sim_time`` [s] (a
-        newer command overtook the goals that carried the one before)."""
-        self.latest_stamps[source] = min(self.latest_stamps[source], sim_time - 2 * STAMP_TOLERANCE)
-
     def add_source(self, stamp: float) -> int:
         """A source that joins now with its first stamp [s] (simulated time); its index."""
         self.latest_stamps.append(stamp)

@@ -45,9 +45,7 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
 ``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``lock_step_pace`` ("": the topic, geometry_msgs/PointStamped,
 of a controller every period also waits for once it has been heard, e.g. walk_node's ``~/zmp``:
-:mod:`ik_solvers.sim.lock_step`), ``lock_step_answer`` ("": the topic, geometry_msgs/PoseStamped,
-the IK publishes after answering that controller, e.g. ik_node's ``whole_body/torso_pose``; behind
-a bus the goals must then carry that answer, not an earlier command of another controller), ``servo_model`` (``ideal``, a servo model or a YAML file of
+:mod:`ik_solvers.sim.lock_step`), ``servo_model`` (``ideal``, a servo model or a YAML file of
 them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
 see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
@@ -111,13 +109,6 @@ NODE_RULES = {
         "for, once it has been heard",
         start_up_only=True,
     ),
-    "lock_step_answer": Rule(
-        "",
-        "topic (geometry_msgs/PoseStamped) the IK publishes once it has answered the pacing "
-        "controller's period, after its joint command (ik_node's whole_body/torso_pose); each "
-        "lock-stepped period also waits for it, once it has been heard",
-        start_up_only=True,
-    ),
 }
 SERVO_PARAMETERS = (
     "saturation_error",
@@ -174,14 +165,11 @@ class SimNode(Node):
         )
         if bus_goals:
             self.create_subscription(JointState, bus_goals, self.on_bus_goals, 10)
-        self.pace_sources: dict[str, int] = {}  # the gate's source of each pacing topic, once heard
-        for parameter, kind in (("lock_step_pace", PointStamped), ("lock_step_answer", PoseStamped)):
-            topic = self.parameters[parameter]
-            if topic and self.parameters["lock_step"]:
-                self.create_subscription(kind, topic, lambda m, t=topic: self.on_pace(t, m), 10)
+        self.pace_source: int | None = None  # the gate's source of lock_step_pace, once heard
+        if self.parameters["lock_step_pace"] and self.parameters["lock_step"]:
+            self.create_subscription(PointStamped, self.parameters["lock_step_pace"], self.on_pace, 10)
         self.watched: dict[str, float] = {}  # the controllers' newest command behind a bus [rad]
         self.watched_wall = 0.0  # [s] wall time (monotonic) it came
-        self.last_goals: tuple[list[str], list[float]] = ([], [])  # the bus's newest goals [rad]
         self.stale_periods = 0  # lock-stepped periods run on goals without the controllers' command
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
@@ -229,14 +217,14 @@ class SimNode(Node):
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
             self._lock_step()
 
-    def on_pace(self, topic: str, message: PointStamped | PoseStamped) -> None:
-        """The pacing controller (``lock_step_pace``) or the IK's answer to it (``lock_step_answer``)
-        has answered the period it is stamped with."""
+    def on_pace(self, message: PointStamped) -> None:
+        """The pacing controller has answered the period it is stamped with (``lock_step_pace``)."""
         stamp = Time.from_msg(message.header.stamp).nanoseconds * 1e-9
-        if topic not in self.pace_sources:
-            self.pace_sources[topic] = self.gate.add_source(stamp)
-            self.get_logger().info(f"lock-step: every period now waits for {topic} too")
-        self.gate.command(stamp, source=self.pace_sources[topic])
+        if self.pace_source is None:
+            self.pace_source = self.gate.add_source(stamp)
+            pace = self.parameters["lock_step_pace"]
+            self.get_logger().info(f"lock-step: every period now waits for {pace} too")
+        self.gate.command(stamp, source=self.pace_source)
         self._lock_step()
 
     def on_watched(self, message: JointState) -> None:
@@ -245,8 +233,6 @@ class SimNode(Node):
         if self.gate is not None:
             self.watched = dict(zip(message.name, message.position))
             self.watched_wall = time.monotonic()
-            if not goals_carry(*self.last_goals, self.watched):  # the bus must carry this one now
-                self.gate.withdraw(0, self.robot.time)
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9, source=1)
 
     def on_bus_goals(self, message: JointState) -> None:
@@ -255,7 +241,6 @@ class SimNode(Node):
         self._apply(message)
         if self.gate is None:
             return
-        self.last_goals = (list(message.name), list(message.position))
         if self.gate.latest_stamps[1] < self.robot.time - STAMP_TOLERANCE:
             return  # the controllers have not answered the period: only goals written after count
         if not goals_carry(list(message.name), list(message.position), self.watched):
