@@ -35,6 +35,7 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool
@@ -204,10 +205,11 @@ class ServoBridgeNode(Node):
         """One bus cycle started at ``now`` [s] (the bus thread); publish what the servos answered,
         the log lines, and the diagnostics every DIAGNOSTICS_PERIOD and at once when the bus or a
         servo changed between healthy and troubled."""
+        stamp = self.get_clock().now()  # before the write: see _joint_state
         with self.bus_lock:
             reading = self.bridge.cycle(now)
         if reading is not None:
-            self.states.publish(self._joint_state(reading))
+            self.states.publish(self._joint_state(reading, stamp))
         health = self.bridge.health
         while health.events:
             event = health.events.popleft()
@@ -225,10 +227,16 @@ class ServoBridgeNode(Node):
         self.get_logger().error(f"the bus cycle failed, stopping: {error!r}")
         stop_signals.request_stop()
 
-    def _joint_state(self, reading: JointReading) -> JointState:
+    def _joint_state(self, reading: JointReading, stamp: Time) -> JointState:
+        """The servos' answer, stamped ``stamp``: the cycle's start, before its write. On hardware
+        the read follows within the cycle's few ms. Behind a lock-stepped simulator the write
+        releases the next period, whose clock could reach the node before the cycle ended while
+        the servos had answered from the state before: a stamp taken after the cycle was one
+        period (10 ms) too new in 35 % of the readings of a walk (docs/hardware.md), a jitter
+        walk_node's stabiliser reads as motion."""
         msg = JointState(name=reading.names, position=reading.positions, velocity=reading.velocities)
         msg.effort = [load * self.efforts[name] for name, load in zip(reading.names, reading.loads)]
-        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.header.stamp = stamp.to_msg()
         return msg
 
     def on_diagnostics(self) -> None:
