@@ -26,6 +26,7 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     HIP_PART,
     HIP_SIGN,
     KAPPA,
+    KEPT,
     LINK1_X,
     LINK1_Z,
     LINK2_X,
@@ -40,6 +41,7 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     SIGN3,
     SIGN4,
     SIGN5,
+    STRETCH,
     TOLERANCE,
     TURN_COS,
     TURN_SIN,
@@ -73,7 +75,7 @@ HIP_BORDER, KNEE_BORDER, TURN_BORDER = 0.05, 0.05, 0.05  # [1] × reach, [rad], 
 # leg.BRANCHES: (hip plane, knee bend, hip turn), the default first
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
 PARTS = len(BRANCHES) + 4  # work's first row of hip parts, one per (hip, turn) pair (leg_hip.bounds' order)
-WORK = (PARTS + 4, max(len(BRANCHES), HIP_PART))  # solve's scratch: references, best, the other
+WORK = (PARTS + 4, max(len(BRANCHES), KEPT))  # solve's scratch: references, best, the other
 # branches' q, their distances, their reasons (rows of N entries or one per other branch), the hip
 # pairs' bounds, the hip pairs' parts
 
@@ -85,7 +87,8 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
     part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
-    return knee_part(k, part, bend, q), part
+    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    return knee_part(k, part, bend, q, angle, distance), part
 
 
 @inlined
@@ -131,17 +134,24 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
 
 
 @inlined
-def _keep(part, row):
-    """A hip pair's ``part`` (:func:`hip_part`) into ``row`` (:data:`HIP_PART`), for its other knee bend."""
+def _keep(k, part, row):
+    """A hip pair's ``part`` (:func:`hip_part`) and its two-link's :func:`.two_link.stretch` into
+    ``row`` (:data:`KEPT`), for its other knee bend; that stretch (angle [rad], distance [m])."""
     for i in range(HIP_PART):
         row[i] = part[i]
+    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    row[STRETCH], row[STRETCH + 1] = angle, distance
+    return angle, distance
 
 
 @inlined
-def knee_part(k, part, bend, q):
-    """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in) on: the knee's ``bend``
-    (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
-    upper, knee, phi_upper, phi_knee, distance = two_link.solve(k, TWO_LINK, part[4], part[5], bend)
+def knee_part(k, part, bend, q, angle, distance):
+    """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in)
+    and its two-link's stretch (``angle`` [rad], ``distance`` [m]: :func:`.two_link.stretch`) on:
+    the knee's ``bend`` (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
+    upper, knee, phi_upper, phi_knee, distance = two_link.bent(
+        k, TWO_LINK, part[4], part[5], bend, angle, distance
+    )
     q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
     q[4], q[5] = k[SIGN5] * (part[3] - phi_upper - phi_knee), part[2]
     if part[6] != 0.0:
@@ -241,8 +251,8 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     border = border or abs(turn) < TURN_BORDER
     bend = first[1] * k[NATURAL]
     part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
-    _keep(part, work[PARTS])
-    raw = knee_part(k, part, bend, best)
+    angle, distance = _keep(k, part, work[PARTS])
+    raw = knee_part(k, part, bend, best, angle, distance)
     found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
@@ -281,13 +291,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 continue
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
-                raw = knee_part(k, kept, bend, row)
+                raw = knee_part(k, kept, bend, row, kept[STRETCH], kept[STRETCH + 1])
             else:
                 part = hip_part(
                     k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
                 )
-                _keep(part, kept)
-                raw = knee_part(k, part, bend, row)
+                angle, distance = _keep(k, part, kept)
+                raw = knee_part(k, part, bend, row, angle, distance)
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])

@@ -39,13 +39,27 @@ def block(two_link) -> list[float]:
 def solve(k, at, dx, dz, bend):
     """TwoLink.solve for the block at ``k[at:]``: (theta_a, theta_b, phi_a, phi_b, distance) for
     the end at (dx, dz) [m] in plane coordinates, ``bend`` +1 or -1."""
+    angle, distance = stretch(k, at, dx, dz)
+    return bent(k, at, dx, dz, bend, angle, distance)
+
+
+@inlined
+def stretch(k, at, dx, dz):
+    """What :func:`solve` works out the same for both bends: the bend's angle from the stretch
+    [rad] (the ``bend`` +1 one; -1 negates it exactly) and the distance to (dx, dz) [m]."""
     length1, length2 = k[at + LENGTH1], k[at + LENGTH2]
     distance_sq = dx * dx + dz * dz
     cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
     cosine = min(max(cosine, -1.0), 1.0)
     if cosine > STRETCHED:
         cosine = 1.0
-    psi = bend * math.atan2(math.sqrt(1.0 - cosine * cosine), cosine)
+    return math.atan2(math.sqrt(1.0 - cosine * cosine), cosine), math.sqrt(distance_sq)
+
+
+@inlined
+def bent(k, at, dx, dz, bend, angle, distance):
+    """:func:`solve` from its :func:`stretch` (``angle`` [rad], ``distance`` [m]) on, for ``bend``."""
+    psi = bend * angle
     lower_b, upper_b, sign_b, kappa = k[at + LOWER_B], k[at + UPPER_B], k[at + SIGN_B], k[at + KAPPA]
     theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
     theta_b = min(max(theta_b, lower_b), upper_b)
@@ -55,4 +69,4 @@ def solve(k, at, dx, dz, bend):
     tx, tz = turn(c, s, ratio * x1, ratio * z1)
     vx, vz = x1 + tx, z1 + tz
     phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
-    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, math.sqrt(distance_sq)
+    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, distance
