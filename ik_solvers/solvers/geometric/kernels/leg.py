@@ -15,7 +15,7 @@ import math
 from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
-from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, wrapped
+from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, unit_xy, wrapped
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
     ANKLE_TIP,
     B1,
@@ -100,19 +100,17 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     and the foot roll, for the FK check (:func:`_checked`)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
-    yaw, roll, spread = hip_angles(k, pitch_axis, turn)
+    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, pitch_axis, turn)
     v = tmatvec(rotation, pitch_axis)
     foot_y, foot_x = dot(vector(k, B1), v), dot(vector(k, B2), v)
-    foot, c6, s6 = -math.atan2(foot_y, foot_x), 1.0, 0.0
-    length = math.sqrt(foot_x * foot_x + foot_y * foot_y)
-    if length > 0.0:  # the foot roll's cosine and sine from its arctangent's operands
-        c6, s6 = foot_x / length, -foot_y / length
+    foot = -math.atan2(foot_y, foot_x)
+    c6, s6 = unit_xy(foot_x, -foot_y)  # the foot roll's cosine and sine from its arctangent's operands
     ankle = add(foot_point, rotate(foot_axis, c6, -s6, matvec(rotation, vector(k, ANKLE_TIP))))
     relative = sub(ankle, hip)
     shared = spread > leg_gimbal.ALIGNED
     if not shared:
         yaw = leg_gimbal.gimbal_yaw(k, roll, pitch_axis, foot_axis, relative, bend, references, preferred)
-    c1, s1, c2, s2 = math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
+        c1, s1 = math.cos(yaw), math.sin(yaw)
     plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
     plane_z = cross(pitch_axis, plane_x)
     return (

@@ -37,7 +37,8 @@ from ik_solvers.solvers.geometric.kernels.vector3 import add, cross, matvec, rot
 def forward(k, q, part):
     """LegSolver._forward: the sole pose (rotation columns, translation) of q (N,). The cosine and
     sine of q's yaw, roll and foot roll are taken from the hip ``part`` (:func:`.leg.hip_part`) where
-    its angle is q's (the same float: the same cosine and sine), else computed."""
+    its angle is q's (the same float; the part has them from the arctangent's operands, equal to
+    the angle's cosine and sine to rounding), else computed."""
     c1, s1 = _cos_sin(q[0], part, 0, TRIG)
     c2, s2 = _cos_sin(q[1], part, 1, TRIG + 2)
     w1, w2 = vector(k, W1), vector(k, W2)

@@ -93,20 +93,40 @@ def hip_terms(k, pitch_axis):
 @inlined
 def hip_roll(k, terms, turn):
     """The roll [rad] of the hip pair ``turn`` from :func:`hip_terms`."""
+    y, x = _roll_operands(k, terms, turn)
+    return math.atan2(y, x)
+
+
+@inlined
+def _roll_operands(k, terms, turn):
+    """The operands (y, x) of the roll's arctangent (:func:`hip_roll`)."""
     along_yaw, spread = terms[0], terms[1]
     across = turn * k[ROLL_SIGN] * spread
-    return math.atan2(
-        along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
-    )
+    return along_yaw * k[SIN_YAW] + across * k[SIN_ACROSS], along_yaw * k[COS_YAW] + across * k[COS_ACROSS]
 
 
 @inlined
 def hip_angles(k, pitch_axis, turn):
     """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
-    ``pitch_axis`` (``turn``: the pair), and the length of its part across the yaw axis."""
+    ``pitch_axis`` (``turn``: the pair), the length of its part across the yaw axis, then the
+    cosine and sine of the yaw and of the roll from their arctangents' operands (x / r, y / r:
+    the cosine and sine of the angle to rounding, without calling them)."""
     terms = hip_terms(k, pitch_axis)
-    roll = hip_roll(k, terms, turn)
-    return math.atan2(turn * terms[2], turn * terms[3]), roll, terms[1]
+    roll_y, roll_x = _roll_operands(k, terms, turn)
+    yaw_y, yaw_x = turn * terms[2], turn * terms[3]
+    c1, s1 = unit_xy(yaw_x, yaw_y)
+    c2, s2 = unit_xy(roll_x, roll_y)
+    return math.atan2(yaw_y, yaw_x), math.atan2(roll_y, roll_x), terms[1], c1, s1, c2, s2
+
+
+@inlined
+def unit_xy(x, y):
+    """(x, y) / |(x, y)|: the cosine and sine of atan2(y, x) to rounding ((1, 0) at the origin,
+    where atan2 gives 0)."""
+    length = math.sqrt(x * x + y * y)
+    if length > 0.0:
+        return x / length, y / length
+    return 1.0, 0.0
 
 
 @inlined
