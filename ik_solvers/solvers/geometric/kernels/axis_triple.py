@@ -69,19 +69,27 @@ def entries(t, rotation):
     )
 
 
+@ieee_inlined
+def _third_point(t, e, h, c1, s1):
+    """(s3, yb): the point whose ``atan2`` is the first branch's θ3, from the entries ``e``, h and
+    θ1's point (c1, s1)."""
+    g, _, _, n3, bb, ab = e
+    c2 = t[COS_ALPHA] * g - t[SIN_ALPHA] * h
+    s2 = t[SIN_ALPHA] * g + t[COS_ALPHA] * h
+    yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
+    return (t[CXB_A] * c2 + t[CXB_X] * s2) * n3 + (t[CXB_X] * c2 - t[CXB_A] * s2) * yx, yb
+
+
 @ieee_borrowing
 def first_raw(t, e, seed0):
     """The first branch's angles before they are brought into range (AxisTriple._first_raw)."""
-    g, n1, d1, n3, bb, ab = e
+    g, n1, d1 = e[0], e[1], e[2]
     h = math.sqrt(n1 * n1 + d1 * d1)
     inverse = 1.0 / max(h, ALIGNED)
     regular = h > ALIGNED
     c1 = -d1 * inverse if regular else math.cos(seed0)
     s1 = n1 * inverse if regular else math.sin(seed0)
-    c2 = t[COS_ALPHA] * g - t[SIN_ALPHA] * h
-    s2 = t[SIN_ALPHA] * g + t[COS_ALPHA] * h
-    yb, yx = bb * c1 + ab * s1, ab * c1 - bb * s1
-    s3 = (t[CXB_A] * c2 + t[CXB_X] * s2) * n3 + (t[CXB_X] * c2 - t[CXB_A] * s2) * yx
+    s3, yb = _third_point(t, e, h, c1, s1)
     first, middle, third = math.atan2(s1, c1), t[ALPHA] + math.atan2(h, g), math.atan2(s3, yb)
     if not regular:  # at the alignment θ1 keeps the seed's value unless θ3 would leave its limits
         sigma = 1.0 if g >= 0.0 else -1.0
@@ -130,9 +138,15 @@ def violation(t, angles):
     """Total distance [rad] of the angles outside their limits."""
     total = 0.0
     for i in range(3):
-        lower, upper = t[LOWER + i], t[UPPER + i]
-        total += lower - angles[i] if angles[i] < lower else angles[i] - upper if angles[i] > upper else 0.0
+        total += _outside(t, i, angles[i])
     return total
+
+
+@ieee_inlined
+def _outside(t, i, angle):
+    """Distance [rad] of joint i's ``angle`` outside its limits; 0 within."""
+    lower, upper = t[LOWER + i], t[UPPER + i]
+    return lower - angle if angle < lower else angle - upper if angle > upper else 0.0
 
 
 @ieee_borrowing
@@ -261,18 +275,54 @@ def entries_at(forms, cos_psi, sin_psi):
     )
 
 
-@ieee_borrowing
-def feasible(t, forms, seed, branch, cos_psi, sin_psi):
-    """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
-    ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1)."""
-    raw = first_raw(t, entries_at(forms, cos_psi, sin_psi), seed[0])
-    first = violation(t, ranged(t, raw, seed))
-    second = violation(t, ranged(t, other(t, raw), seed))
+@ieee_inlined
+def _both_outside(t, i, angle, mirrored, seed):
+    """:func:`_outside` of joint i's angle on the first branch and ``mirrored`` on the second,
+    each brought into range as :func:`ranged` does."""
+    if t[ALL_RAW] == 0.0:
+        angle, mirrored = _in_range(t, i, angle, seed[i]), _in_range(t, i, mirrored, seed[i])
+    return _outside(t, i, angle), _outside(t, i, mirrored)
+
+
+@ieee_inlined
+def _within(branch, first, second):
+    """:func:`feasible`'s answer from the branches' violations (or partial sums of them)."""
     if branch == 1:
         return first <= LIMIT_TOLERANCE
     if branch == 0:
         return second <= LIMIT_TOLERANCE
     return min(first, second) <= LIMIT_TOLERANCE
+
+
+@ieee_borrowing
+def feasible(t, forms, seed, branch, cos_psi, sin_psi):
+    """A branch (``branch`` 1: the first, 0: the second, -1: either) within limits at swivel ψ;
+    ``forms`` (ENTRIES, 3): the entries' (k_c, k_s, k_1). The angles of :func:`first_raw` and
+    :func:`other` one joint at a time, θ2 (one ``atan2``) first: once the violations summed so far
+    rule out the wanted branches, the rest is not computed (a sum of terms ≥ 0 only grows, so the
+    answer is that of the whole sums, which are summed in :func:`violation`'s order)."""
+    e = entries_at(forms, cos_psi, sin_psi)
+    g, n1, d1 = e[0], e[1], e[2]
+    h = math.sqrt(n1 * n1 + d1 * d1)
+    if not h > ALIGNED:  # the alignment: θ1 and θ3 depend on each other
+        raw = first_raw(t, e, seed[0])
+        first, second = violation(t, ranged(t, raw, seed)), violation(t, ranged(t, other(t, raw), seed))
+        return _within(branch, first, second)
+    middle = t[ALPHA] + math.atan2(h, g)
+    middle1, middle2 = _both_outside(t, 1, middle, 2.0 * t[ALPHA] - middle, seed)
+    if not _within(branch, middle1, middle2):
+        return False
+    inverse = 1.0 / max(h, ALIGNED)
+    c1, s1 = -d1 * inverse, n1 * inverse
+    angle = math.atan2(s1, c1)
+    first, second = _both_outside(t, 0, angle, _half_turn(angle), seed)
+    first, second = first + middle1, second + middle2
+    if not _within(branch, first, second):
+        return False
+    s3, yb = _third_point(t, e, h, c1, s1)
+    angle = math.atan2(s3, yb)
+    third1, third2 = _both_outside(t, 2, angle, _half_turn(angle), seed)
+    return _within(branch, first + third1, second + third2)
 
 
 @ieee_borrowing
