@@ -1,4 +1,5 @@
-"""The capture step from standing on scripted states (no simulator): the step choice.
+"""The capture step from standing on scripted states (no simulator): the step choice, and the
+ankles that go with the body while it swings.
 
 The pattern stands still with nothing commanded; the base estimate is scripted (the CoM where the
 plan has it, moving as a push left it). Pratt et al. 2006 / Englsberger et al. 2015: a DCM the
@@ -13,6 +14,7 @@ from walking_helpers import robot
 
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
 from ik_solvers.whole_body.capture_point import dcm
+from ik_solvers.whole_body.capture_step import FOLLOW_AFTER, FOLLOW_LIMIT
 from ik_solvers.whole_body.stabiliser import Stabiliser
 from ik_solvers.whole_body.state_estimate import BaseEstimate
 
@@ -50,7 +52,7 @@ def test_a_small_push_is_held_by_the_ankles(standing):
 
 
 @pytest.mark.parametrize(
-    "velocity, side", [([0.5, 0.0], "right"), ([-0.5, 0.0], "right"), ([0.0, 0.5], "left")]
+    "velocity, side", [([0.5, 0.0], "right"), ([-0.5, 0.0], "right"), ([0.2, 0.5], "left")]
 )
 def test_a_large_push_steps_towards_the_dcm_within_reach(standing, velocity, side):
     generator, stepper, tick = standing
@@ -67,3 +69,47 @@ def test_a_large_push_steps_towards_the_dcm_within_reach(standing, velocity, sid
     assert abs(offset[0]) <= stepper.reach + 1e-9
     assert abs(offset[1]) >= stepper.inner - 1e-9  # never across the support sole
     assert generator.controller.state[0] == pytest.approx(estimate.com[:2])  # planned from the measured CoM
+
+
+def test_a_sideways_push_is_left_to_the_ankles(standing):
+    """Sideways the soles' polygon is wide and the ankles hold 0.5 m/s: only the sagittal part of
+    the DCM's excess starts a step."""
+    _, stepper, tick = standing
+    assert not stepper.update(tick, _pushed(tick, [0.0, 0.6]), np.array([0.0, 0.05]))
+    assert stepper.update(tick, _pushed(tick, [0.6, 0.0]), np.array([0.05, 0.0]))
+
+
+def test_while_the_capture_step_swings_the_ankles_follow_the_body(standing):
+    generator, stepper, tick = standing
+    assert stepper.follow(tick, _pushed(tick, [0.0, 0.0])) is None  # nothing to follow before a step
+    estimate = _pushed(tick, [0.3, 0.0])
+    assert stepper.update(tick, estimate, np.array([0.05, 0.0]))
+    first = generator.planner.phase_at(tick.time + 1e-3).step
+    later = generator.step()
+    faster = _pushed(later, [0.5, 0.0])  # the push went on: the DCM runs further
+    target = stepper.follow(later, faster)
+    assert target == pytest.approx(faster.com[:2] + faster.com_velocity[:2] * generator.config.dt)
+    assert generator.controller.state[0] == pytest.approx(faster.com[:2])  # the plan from the measured CoM
+    assert generator.controller.state[1] == pytest.approx(faster.com_velocity[:2])
+    assert generator.controller.error_sum == pytest.approx(np.zeros(2))
+    moved = generator.planner.phase_at(later.time + 1e-3).step
+    assert moved.end[0] > first.end[0] + 0.02  # the landing goes with the DCM
+
+
+def test_after_touch_down_the_com_target_stays_near_the_measured_com(standing):
+    generator, stepper, tick = standing
+    estimate = _pushed(tick, [0.5, 0.0])
+    assert stepper.update(tick, estimate, _outside(stepper, tick, estimate))
+    land = generator.planner.phase_at(tick.time + 1e-3).step.land
+    while tick.time < land:
+        tick = generator.step()
+    assert stepper.follow(tick, estimate) is None  # landed: the stabiliser's own feedback again
+    far = estimate.com[:2] + np.array([-0.1, 0.0])
+    limited = stepper.limit(tick, estimate, far)
+    assert np.hypot(*(limited - estimate.com[:2])) == pytest.approx(FOLLOW_LIMIT)
+    assert limited[0] < estimate.com[0]  # still towards the target
+    near = estimate.com[:2] + np.array([0.005, 0.0])
+    assert stepper.limit(tick, estimate, near) == pytest.approx(near)
+    while tick.time <= land + FOLLOW_AFTER:
+        tick = generator.step()
+    assert stepper.limit(tick, estimate, far) == pytest.approx(far)  # over: as given

@@ -22,6 +22,19 @@ push recovery", IEEE-RAS Humanoids 2006). :class:`CaptureStepper` then:
    air as for any step, and the zero command brings the other foot beside the landed one and the
    robot back to standing (a second step).
 
+Only the sagittal part of the DCM's excess starts a step: sideways the soles' polygon is wide and
+the ankles hold 0.5 m/s (a step there, never across the support sole, lost it). The soles must
+stay flat for the step to work: a position-servoed robot told to bring its CoM back while the DCM
+is beyond the toes (heels) tips over that edge instead, and a push of 0.5 m/s had both soles up
+8-13 mm before the step lifted (docs/walking.md, Balance step 8). So, while the capture step
+swings, the ankles do not fight the push (:meth:`CaptureStepper.follow`): each tick the pattern's
+CoM state is reset to the measured one (a pendulum on the held ZMP), the landing is moved to the
+DCM predicted at touch-down from the measured state, and the CoM target is the measured CoM (the
+stance's joints go with the body; the soles stayed within 0.5-4 degrees of flat instead of 7-13).
+For ``FOLLOW_AFTER`` after touch-down the CoM target stays within ``FOLLOW_LIMIT`` of the measured
+CoM (:meth:`CaptureStepper.limit`): the ankle strategy limited to what the new soles hold, as a
+CoM target far behind the CoM tipped the landed sole over its toes again.
+
 No ROS. Units: m, s, rad; world frame z up (the plan's).
 """
 
@@ -30,8 +43,13 @@ from __future__ import annotations
 import numpy as np
 
 from ik_solvers.whole_body.capture_point import clip_to_half_planes, dcm, dcm_after, half_planes
+from ik_solvers.whole_body.footsteps import Footstep
 from ik_solvers.whole_body.state_estimate import BaseEstimate
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
+
+FOLLOW_AFTER = 1.0  # [s] after a capture step's touch-down its CoM target stays near the measured CoM
+FOLLOW_LIMIT = 0.02  # [m] that far at most
+MOVE_UNTIL = 0.8  # share of the capture swing after which its landing is no longer moved
 
 
 class CaptureStepper:
@@ -56,6 +74,7 @@ class CaptureStepper:
         self.threshold = config.capture_threshold * sole_length
         self.enabled = config.capture_swing > 0.0
         self.steps = 0  # capture steps started
+        self._step: tuple[Footstep, np.ndarray] | None = None  # the capture step, its held ZMP (2,) [m]
 
     def standing(self, tick: WalkTick) -> bool:
         """The plan stands still at ``tick`` with nothing commanded."""
@@ -65,8 +84,9 @@ class CaptureStepper:
 
     def update(self, tick: WalkTick, estimate: BaseEstimate, outside: np.ndarray) -> bool:
         """Start a capture step when standing and the DCM is ``outside`` (2,) [m] beyond the shrunk
-        double-support polygon by more than the threshold; whether one was started."""
-        if not self.enabled or float(np.hypot(*outside)) <= self.threshold or not self.standing(tick):
+        double-support polygon by more than the threshold along the soles' forward axis (sagittal
+        pushes only); whether one was started."""
+        if not self.enabled or not self.beyond(tick, outside) or not self.standing(tick):
             return False
         com, velocity = estimate.com[:2], estimate.com_velocity[:2]
         xi = dcm(com, velocity, self.omega)
@@ -77,9 +97,54 @@ class CaptureStepper:
         zmp = clip_to_half_planes(xi[None, :], *half_planes(corners, self.margin))[0]
         landing = self._landing(side, support, dcm_after(xi, zmp, self.omega, self.swing))
         self.generator.observe_com(np.array(com), np.array(velocity))
-        self.generator.planner.step_now(tick.time, side, landing, self.swing, zmp)
+        step = self.generator.planner.step_now(tick.time, side, landing, self.swing, zmp)
+        self._step = (step, zmp)
         self.steps += 1
         return True
+
+    def beyond(self, tick: WalkTick, outside: np.ndarray) -> bool:
+        """Whether the DCM's excess ``outside`` (2,) [m] beyond the shrunk soles exceeds the
+        threshold along the left sole's forward axis."""
+        return abs(float(tick.left_sole[:2, 0] @ outside)) > self.threshold
+
+    def follow(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray | None:
+        """While a capture step swings: the pattern's CoM state reset to the measured one, its
+        landing moved to the DCM predicted at touch-down (until ``MOVE_UNTIL`` of the swing), and
+        (2,) the CoM target [m], the measured CoM a period ahead (module docstring); None when no
+        capture step swings."""
+        if self._step is None or tick.time >= self._step[0].land:
+            return None
+        step, zmp = self._step
+        com, velocity = estimate.com[:2], estimate.com_velocity[:2]
+        self._observe(com, velocity, zmp)
+        if tick.time - step.lift < MOVE_UNTIL * (step.land - step.lift):
+            support = tick.right_sole if step.side == "left" else tick.left_sole
+            xi = dcm(com, velocity, self.omega)
+            target = dcm_after(xi, zmp, self.omega, step.land - tick.time)
+            moved = self.generator.planner.move_landing(tick.time, self._landing(step.side, support, target))
+            self._step = (moved or step, zmp)
+        return com + velocity * self.generator.config.dt
+
+    def limit(self, tick: WalkTick, estimate: BaseEstimate, com: np.ndarray) -> np.ndarray:
+        """The CoM target ``com`` (2,) [m], within ``FOLLOW_LIMIT`` of the measured CoM for
+        ``FOLLOW_AFTER`` after a capture step's touch-down (module docstring); as given otherwise."""
+        if self._step is None:
+            return com
+        if tick.time > self._step[0].land + FOLLOW_AFTER:
+            self._step = None
+            return com
+        offset = com - estimate.com[:2]
+        norm = float(np.hypot(*offset))
+        return com if norm <= FOLLOW_LIMIT else estimate.com[:2] + offset * (FOLLOW_LIMIT / norm)
+
+    def _observe(self, com: np.ndarray, velocity: np.ndarray, zmp: np.ndarray) -> None:
+        """The pattern's CoM state set to the measured ``com`` (2,) [m] and ``velocity`` (2,) [m/s],
+        its acceleration the pendulum's on ``zmp`` (2,) [m], no integrated ZMP error (the preview
+        controller's integral would otherwise wind up while the state is overridden)."""
+        self.generator.observe_com(np.array(com), np.array(velocity))
+        controller = self.generator.controller
+        controller.state[2] = (com - zmp) * self.omega**2
+        controller.error_sum[:] = 0.0
 
     def _side(self, tick: WalkTick, xi: np.ndarray) -> str:
         """The foot on the side the DCM ``xi`` (2,) left the soles' midpoint towards (right when

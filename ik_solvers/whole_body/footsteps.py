@@ -318,7 +318,8 @@ class FootstepPlanner:
     ) -> Footstep:
         """Standing at ``time`` [s], ``side`` lifts at once and lands at the planar pose ``landing``
         (x, y, yaw) ``swing`` [s] later, the ZMP reference held at ``zmp`` (2,) [m] on the other
-        sole meanwhile, then its transfer onto the landed sole (``double_support``): a capture step
+        sole meanwhile, then at the landed sole's centre from touch-down on (the DCM is there:
+        a transfer back from the other sole pulled the CoM back over it), for ``double_support``: a capture step
         (:mod:`ik_solvers.whole_body.capture_step`). With a zero command :meth:`extend` then brings
         the other sole beside it and the ZMP back between them (standing again).
 
@@ -348,7 +349,7 @@ class FootstepPlanner:
         self.phases[index] = replace(phase, end=time)
         self.phases[index + 1 :] = [
             Phase(time, land, _other(side), zmp, zmp, step=step),
-            Phase(land, land + self.config.double_support, "double", zmp, after.zmp, after=after),
+            Phase(land, land + self.config.double_support, "double", after.zmp, after.zmp, after=after),
         ]
         self._arrays()
         return step

@@ -153,7 +153,12 @@ class Stabiliser:
         com = tick.com + lean + shift
         if self.capture.update(tick, estimate, error - absorbed):
             self._replanned()
-        moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
+        followed = self.capture.follow(tick, estimate)
+        if followed is None:
+            moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
+            com = self.capture.limit(tick, estimate, com)
+        else:
+            com, moved = followed, np.zeros(2)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
