@@ -48,6 +48,7 @@ from ik_solvers.whole_body.capture_point import (
 )
 from ik_solvers.whole_body.capture_step import CaptureStepper
 from ik_solvers.whole_body.floor_slope import FloorSlope
+from ik_solvers.whole_body.landing_bounds import recovery_landing
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
@@ -99,6 +100,7 @@ class Stabiliser:
         )
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
+        self.recovery_reach = self.config.recovery_reach_ratio * geometry.horizontal_reach
         self.max_tip = TIP_LEAN_RATIO * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
         self.com_height = geometry.com_height
@@ -256,11 +258,9 @@ class Stabiliser:
         if (tick.time - step.lift) > ADJUST_UNTIL * (step.land - step.lift):
             return step.end[:2] - planned[:2]
         offset = landing_offset(error, absorbed, self.omega, step.land - tick.time)
-        norm = float(np.hypot(*offset))
-        if norm > self.max_adjust:
-            offset *= self.max_adjust / norm
+        support = tick.right_sole if step.side == "left" else tick.left_sole
         target = planned.copy()
-        target[:2] += offset
+        target[:2] = recovery_landing(planned[:2], offset, support, self.max_adjust, self.recovery_reach)
         target[:2] = self._outside_support(target[:2], step.side, tick)
         if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
             step = planner.move_landing(tick.time, target)
