@@ -15,8 +15,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
    CoM ran to its bounds within a second of walking.
 3. **Stepping**: what the clipped ZMP cannot absorb by touch-down moves the swing's landing
    (:func:`~ik_solvers.whole_body.capture_point.landing_offset`, Khadiv et al. 2016 for a fixed
-   step time), at most ``step_adjust_ratio`` of the leg's horizontal reach, never across the
-   support sole's inner side, and no more once 80 % of the swing is done. A swinging foot that a
+   step time), at most ``step_adjust_ratio`` of the leg's horizontal reach (a push that asks
+   more may land as far before or behind the support sole as ``recovery_reach_ratio`` of that
+   reach: :mod:`~ik_solvers.whole_body.landing_bounds`), never across the support sole's inner side, and no more once 80 % of the swing is done. A swinging foot that a
    push towards it has brought down early (its sole, by the joints and the IMU, level with the
    support's while the DCM error runs towards it) lands at once where it is
    (:meth:`~ik_solvers.whole_body.footsteps.FootstepPlanner.land_now`): a swing driven on into
