@@ -7,7 +7,9 @@ more: the swinging foot of a robot pushed back must land behind the support sole
 behind a plan that had it 0.17 m ahead. :func:`recovery_landing` then lets the landing go as far
 along the support sole's axis as the leg reaches around that sole (``recovery_reach_ratio`` of
 the leg's horizontal reach, before and behind it), its sideways change still bounded as before
-(the sideways pushes' own business); the stance solve checks each landing with the legs' IK.
+(the sideways pushes' own business). The reach is the leg's horizontal reach at the walking
+height (:class:`~ik_solvers.whole_body.walk_geometry.WalkGeometry`, from the URDF); no IK solve
+of each landing is made.
 
 No ROS. Units: m; world frame z up (the plan's).
 """
