@@ -15,8 +15,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
    CoM ran to its bounds within a second of walking.
 3. **Stepping**: what the clipped ZMP cannot absorb by touch-down moves the swing's landing
    (:func:`~ik_solvers.whole_body.capture_point.landing_offset`, Khadiv et al. 2016 for a fixed
-   step time), at most ``step_adjust_ratio`` of the leg's horizontal reach, never across the
-   support sole's inner side, and no more once 80 % of the swing is done. A swinging foot that a
+   step time), at most ``step_adjust_ratio`` of the leg's horizontal reach (a push that asks
+   more may land as far before or behind the support sole as ``recovery_reach_ratio`` of that
+   reach: :mod:`~ik_solvers.whole_body.landing_bounds`), never across the support sole's inner side, and no more once 80 % of the swing is done. A swinging foot that a
    push towards it has brought down early (its sole, by the joints and the IMU, level with the
    support's while the DCM error runs towards it) lands at once where it is
    (:meth:`~ik_solvers.whole_body.footsteps.FootstepPlanner.land_now`): a swing driven on into
@@ -48,6 +49,7 @@ from ik_solvers.whole_body.capture_point import (
 )
 from ik_solvers.whole_body.capture_step import CaptureStepper
 from ik_solvers.whole_body.floor_slope import FloorSlope
+from ik_solvers.whole_body.landing_bounds import recovery_landing
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
@@ -99,6 +101,7 @@ class Stabiliser:
         )
         self.margin = self.config.zmp_margin_ratio * float(min(s.size[1] for s in geometry.soles))
         self.max_adjust = self.config.step_adjust_ratio * geometry.horizontal_reach
+        self.recovery_reach = self.config.recovery_reach_ratio * geometry.horizontal_reach
         self.max_tip = TIP_LEAN_RATIO * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
         self.com_height = geometry.com_height
@@ -261,11 +264,9 @@ class Stabiliser:
         if (tick.time - step.lift) > ADJUST_UNTIL * (step.land - step.lift):
             return step.end[:2] - planned[:2]
         offset = landing_offset(error, absorbed, self.omega, step.land - tick.time)
-        norm = float(np.hypot(*offset))
-        if norm > self.max_adjust:
-            offset *= self.max_adjust / norm
+        support = tick.right_sole if step.side == "left" else tick.left_sole
         target = planned.copy()
-        target[:2] += offset
+        target[:2] = recovery_landing(planned[:2], offset, support, self.max_adjust, self.recovery_reach)
         target[:2] = self._outside_support(target[:2], step.side, tick)
         if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
             step = planner.move_landing(tick.time, target)

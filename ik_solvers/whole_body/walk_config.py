@@ -104,6 +104,9 @@ class WalkConfig:
             (:mod:`ik_solvers.whole_body.capture_step`); 0: off (needs ``stabilise``).
         capture_threshold: how far [sole lengths] the DCM must lie beyond the soles' polygon
             (shrunk by the margin) before a capture step is taken.
+        recovery_reach_ratio: when the landing change a push asks exceeds ``step_adjust_ratio``,
+            the landing may go this share of the leg's horizontal reach before or behind the
+            support sole (:func:`ik_solvers.whole_body.landing_bounds.recovery_landing`); 0: off.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -169,6 +172,16 @@ class WalkConfig:
         Rule(
             0.1,
             "standing, the DCM this far beyond the soles starts a capture step / the sole's length",
+            "",
+            0.0,
+            2.0,
+            start_up_only=True,
+        )
+    )
+    recovery_reach_ratio: float = rule_field(
+        Rule(
+            0.0,
+            "a recovery step's reach before or behind the support sole / the leg's horizontal reach",
             "",
             0.0,
             2.0,
