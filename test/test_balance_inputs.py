@@ -14,6 +14,7 @@ from builtin_interfaces.msg import Time
 from sensor_msgs.msg import Imu, JointState
 
 from ik_solvers import RobotModel
+from ik_solvers.demo.servo_bus import BUS_SAMPLE_AGE
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.balance_inputs import BalanceInputs
 from ik_solvers.whole_body import CenterOfMass, StanceSolver, WalkConfig, WalkingPatternGenerator
@@ -105,3 +106,31 @@ def test_the_feedback_waits_for_the_stance_then_ramps_in(model):
     ]
     assert stabiliser.ready_at is not None
     assert shares[0] < 0.05 and 0.4 < shares[25] < 0.6 and shares[-1] == 1.0
+
+
+def _ages_behind_the_bus(model, sample_age: float) -> set[float]:
+    """[ms] the inputs' ages at 200 ticks of 10 ms when, as through the servo bus of
+    ``ik_demo --servo-bus``, the joints of period T reach walk_node after its tick at T + 10 ms in
+    one tick of seven (measured: 6-13 % of the ticks), and the IMU (from the simulator) in time."""
+    inputs = BalanceInputs(CenterOfMass(model), timeout=0.1, sample_age=sample_age)
+    late = None  # the joint state of the period before, delivered after this tick
+    ages = set()
+    for k in range(1, 201):
+        now = k * 0.01
+        inputs.on_imu(_imu(now, 0.0, 0.0), now)
+        if late is not None:
+            inputs.on_joint_state(_joints(late, 0.0), now)
+            late = None
+        if k % 7 == 0:
+            late = now - 0.01
+        else:
+            inputs.on_joint_state(_joints(now - 0.01, 0.0), now)
+        if k > 3 and inputs.latest(now) is not None:
+            ages.add(round(1000 * inputs.age(now)))
+    return ages
+
+
+def test_through_the_bus_the_inputs_are_sampled_at_a_steady_age(model):
+    assert _ages_behind_the_bus(model, BUS_SAMPLE_AGE) == {20}
+    # walk_node's default, right behind the simulator alone, lets the age jump from tick to tick
+    assert _ages_behind_the_bus(model, 0.01) == {10, 20}

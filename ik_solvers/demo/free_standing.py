@@ -194,7 +194,15 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
     robot = ["--params-file", str(parameters)]
     sim_time = ["-p", "use_sim_time:=true"]
     falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
-    walk_node = ["--ros-args", "--params-file", str(walk_yaml), *robot, *sim_time, *falls]
+    walk_node = [
+        "--ros-args",
+        "--params-file",
+        str(walk_yaml),
+        *robot,
+        *sim_time,
+        *falls,
+        *bus.walk_parameters,
+    ]
     for name, value in overrides.items():  # after the file: these win
         walk_node += ["-p", f"walk.{name}:={str(value).lower()}"]
     try:
