@@ -20,6 +20,19 @@ def test_a_far_goal_is_approached_in_steps_no_larger_than_the_fraction_of_the_ve
     np.testing.assert_allclose(step, [0.01, -0.02, 0.0])
 
 
+def test_a_far_goal_is_approached_along_the_straight_line_and_every_joint_arrives_together():
+    """Bending a leg (hip, knee, ankle pitch alike limited): the sole stays parallel to the torso
+    (the three angles sum to 0) all the way; clamped joint by joint it was pitched up to 0.48 rad."""
+    shaping = CommandFilter(np.full(3, -2.0), np.full(3, 2.0), np.full(3, 4.8))
+    goal, command, arrivals = np.array([-0.51, 1.07, -0.56]), np.zeros(3), []
+    for period in range(1, 40):
+        command = shaping.step(command, goal, 1.0, 0.01)
+        assert abs(command.sum()) <= abs(goal.sum()) + 1e-12
+        assert np.all(np.abs(command) <= np.abs(goal) + 1e-12)
+        arrivals += [period] if shaping.reached(command, goal) else []
+    assert arrivals[0] == 23  # 1.07 rad at 0.048 rad per period: the knee's time, for all three
+
+
 def test_a_near_goal_is_reached_in_one_step():
     shaping = make_filter()
     goal = np.array([0.001, 0.001, 0.001])

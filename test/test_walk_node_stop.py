@@ -128,6 +128,9 @@ def test_walk_ends_within_timeout_and_one_step_of_the_last_cmd_vel_on_simulated_
         f"{ended - last_command:.2f} s > {TIMEOUT} + {step} s"
     )
     assert rows[-1][0] - ended >= WATCH - 1e-6
+    # the stop says so: a walk that ended for want of cmd_vel is told from one that never began
+    said = lambda: "no cmd_vel for" in processes.output(process)
+    assert spin_until(executor, said, timeout=5.0), processes.output(process)
 
 
 def test_walk_ends_within_timeout_and_one_step_of_the_last_cmd_vel_on_the_wall_clock(

@@ -2,6 +2,15 @@
 
 No ROS here (unit-testable without rclpy): part of :mod:`ik_solvers.control`. Positions are in a chain's joint order [rad or m];
 velocity limits come from the URDF [rad/s or m/s].
+
+A goal further than one step away is approached along the straight line in joint space: the whole
+step is shortened until no joint exceeds its limit, so the joint the limit holds back most moves
+at its limit and the others in proportion, and all arrive together. Clamping each joint on its own
+(as before) bent the path: bending a leg from straight to the walking stance (hip and ankle
+pitch -0.51 rad, knee +1.07 rad, all limited to 4.8 rad/s), hip and ankle arrived in 11 periods
+and the knee in 22, and on the way the sole was commanded up to 0.48 rad (27 degrees) pitched
+against the torso; standing on the floor, the robot was thrown 10 degrees and stood rocking on
+its soles' edges for seconds (docs/node.md, "Stopping, and the launch tests").
 """
 
 from __future__ import annotations
@@ -58,22 +67,32 @@ class CommandFilter:
             dt: time since ``current`` was commanded [s].
         Returns:
             (n,) finite command, each joint within fraction × velocity limit × dt of current and
-            within the position limits, or between current and the limits.
+            within the position limits, or between current and the limits. The rate-limited
+            joints move along the straight line toward the goal (the module docstring); a joint
+            without a velocity limit (inf) is at its goal at once.
         """
         scale = fraction * max(dt, 0.0)
-        command = []
-        for i, (now, wanted) in enumerate(zip(self._started(current), _floats(goal))):
-            if not math.isfinite(wanted):
-                delta = 0.0
-            elif self._continuous[i]:
-                delta = (wanted - now + math.pi) % TWO_PI - math.pi
-            else:
-                delta = min(max(wanted, self._lower[i]), self._upper[i]) - now
-            limit = self._velocity[i] * scale
+        started = self._started(current)
+        deltas = [self._delta(i, now, wanted) for i, (now, wanted) in enumerate(zip(started, _floats(goal)))]
+        share = 1.0  # of the step to the goal that every joint's limit allows
+        for delta, velocity in zip(deltas, self._velocity):
+            limit = velocity * scale
             if abs(delta) > limit:
-                delta = math.copysign(limit, delta)
-            command.append(now + delta)
+                share = min(share, limit / abs(delta))
+        command = [
+            now + (delta if math.isinf(velocity) else share * delta)
+            for now, delta, velocity in zip(started, deltas, self._velocity)
+        ]
         return np.array(self._started(command))
+
+    def _delta(self, i: int, now: float, wanted: float) -> float:
+        """Joint ``i``'s way [rad or m] from ``now`` to ``wanted`` (clipped into its limits; the
+        shorter way round for a continuous joint; 0 when ``wanted`` is not finite)."""
+        if not math.isfinite(wanted):
+            return 0.0
+        if self._continuous[i]:
+            return (wanted - now + math.pi) % TWO_PI - math.pi
+        return min(max(wanted, self._lower[i]), self._upper[i]) - now
 
     def _started(self, q) -> list[float]:
         """(n,) q as floats: non-finite entries → the limits' midpoint, continuous joints wrapped

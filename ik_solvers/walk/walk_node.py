@@ -18,7 +18,7 @@ control, Kajita et al. 2003). The robot stands in double support at start-up, so
 nominal stance around the world origin (the URDF's standing stance), and starts and stops in
 double support. No ``cmd_vel`` for ``cmd_vel_timeout`` [s] on the node's clock (0: never; also
 for one that came before the first ``/clock``, while the simulated time read 0) stops the walk at
-once (:meth:`WalkingPatternGenerator.stop`): as of the last tick, which is no later than the
+once (:meth:`WalkingPatternGenerator.stop`; a log line says so): as of the last tick, which is no later than the
 timeout (the tick before had not seen it), so the last step lands within ``cmd_vel_timeout`` +
 one step period (``walk.single_support + walk.double_support``) of the last ``cmd_vel``. Every
 command, a zero one included, changes the plan ``walk.command_delay`` later (a driver that
@@ -214,6 +214,10 @@ class WalkNode(Node):
         # a simulated clock reads 0 until the first /clock: a cmd_vel then is as current as any
         if self.command_time is not None and self.timeout > 0.0 and now - self.command_time > self.timeout:
             self.generator.stop()  # as of the last tick, no later than the timeout: see the module docstring
+            self.get_logger().info(
+                f"walk stopped at {now:.2f} s: no cmd_vel for {now - self.command_time:.2f} s "
+                f"(cmd_vel_timeout {self.timeout:g} s); a new cmd_vel walks again"
+            )
             self.command_time = None  # stopped once; a new cmd_vel starts again
         # + TICK_ROUNDING: simulated time lands on whole periods, up to rounding
         due = int((now - self.start) / self.config.dt + TICK_ROUNDING) - self.generator.ticks
