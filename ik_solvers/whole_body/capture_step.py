@@ -44,6 +44,7 @@ import numpy as np
 
 from ik_solvers.whole_body.capture_point import clip_to_half_planes, dcm, dcm_after, half_planes
 from ik_solvers.whole_body.footsteps import Footstep
+from ik_solvers.whole_body.landing_bounds import bounded_offset
 from ik_solvers.whole_body.state_estimate import BaseEstimate
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
 
@@ -133,9 +134,7 @@ class CaptureStepper:
         if tick.time > self._step[0].land + FOLLOW_AFTER:
             self._step = None
             return com
-        offset = com - estimate.com[:2]
-        norm = float(np.hypot(*offset))
-        return com if norm <= FOLLOW_LIMIT else estimate.com[:2] + offset * (FOLLOW_LIMIT / norm)
+        return estimate.com[:2] + bounded_offset(com - estimate.com[:2], FOLLOW_LIMIT)
 
     def _observe(self, com: np.ndarray, velocity: np.ndarray, zmp: np.ndarray) -> None:
         """The pattern's CoM state set to the measured ``com`` (2,) [m] and ``velocity`` (2,) [m/s],

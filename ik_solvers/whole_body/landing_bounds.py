@@ -20,7 +20,9 @@ import numpy as np
 
 
 def bounded_offset(offset: np.ndarray, bound: float) -> np.ndarray:
-    """``offset`` (2,) [m] scaled down to at most ``bound`` [m] long."""
+    """``offset`` (2,) [m] scaled down to at most ``bound`` [m] long, its direction kept (a landing's
+    change here; a capture step's CoM target from the measured CoM in
+    :meth:`~ik_solvers.whole_body.capture_step.CaptureStepper.limit`)."""
     norm = float(np.hypot(*offset))
     return offset * (bound / norm) if norm > bound else np.asarray(offset, dtype=float)
 
