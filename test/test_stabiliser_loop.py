@@ -47,3 +47,26 @@ def test_missed_periods_do_not_read_as_motion():
     catching_up = _largest_error([1, 3, 1, 1, 2])  # walk_node's timer late, then several periods at once
     assert steady < 0.004
     assert catching_up < 0.01  # the velocity over one period instead of the time measured: 0.031 m
+
+
+def test_a_capture_step_replan_resets_the_plan_kept(monkeypatch):
+    # a capture step lays the plan again from the measured CoM (Stabiliser's on_replan): the plan
+    # kept for the delayed comparison becomes the new state, else the comparison saw the jump
+    stance = StanceSolver(robot("packaged"))
+    config = WalkConfig(stabilise=True, timing_com_height=0.455)
+    generator = WalkingPatternGenerator(stance.model, config, stance=stance)
+    stabiliser = LoopStabiliser(generator, stance, actuation_delay=0.0, ramp_time=0.0)
+    for _ in range(5):
+        tick = generator.step()
+        stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick), age=config.dt)
+
+    def replan(tick, estimate, outside) -> bool:
+        generator.observe_com(estimate.com[:2] + [0.05, 0.0], np.array([0.1, 0.0]))
+        return True
+
+    monkeypatch.setattr(stabiliser.capture, "update", replan)
+    tick = generator.step()
+    stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick), age=config.dt)
+    com, velocity = generator.controller.state[:2]
+    assert len(stabiliser._plan) == 6
+    assert all(np.allclose(c, com) and np.allclose(v, velocity) for _, c, v in stabiliser._plan)

@@ -35,6 +35,7 @@ No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,10 +91,17 @@ class Stabiliser:
     Args:
         generator: the pattern (its config's stabiliser fields; its landings are moved).
         stance: the stance solver (its CoM model and legs).
+        on_replan: called when a capture step has laid the plan again from the measured CoM
+            (within :meth:`update`, before that step is followed); None: nothing to call.
     """
 
-    def __init__(self, generator: WalkingPatternGenerator, stance: StanceSolver) -> None:
-        self.generator, self.stance = generator, stance
+    def __init__(
+        self,
+        generator: WalkingPatternGenerator,
+        stance: StanceSolver,
+        on_replan: Callable[[], None] | None = None,
+    ) -> None:
+        self.generator, self.stance, self.on_replan = generator, stance, on_replan
         self.config, geometry = generator.config, generator.geometry
         self.omega = natural_frequency(geometry.com_height)
         self.estimator = BaseStateEstimator(
@@ -154,8 +162,8 @@ class Stabiliser:
         wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
         absorbed, shift = clip_to_half_planes(wanted, *self._support_planes(tick)) - reference
         com = tick.com + lean + shift
-        if self.capture.update(tick, estimate, error - absorbed):
-            self._replanned()
+        if self.capture.update(tick, estimate, error - absorbed) and self.on_replan is not None:
+            self.on_replan()
         followed = self.capture.follow(tick, estimate)
         if followed is None:
             moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
@@ -165,9 +173,6 @@ class Stabiliser:
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved)
-
-    def _replanned(self) -> None:
-        """The plan was laid again from the measured CoM (a capture step); nothing to do here."""
 
     def _tip_lean(
         self, estimate: BaseEstimate, sole_in_torso: np.ndarray, sole: np.ndarray, yaw: float

@@ -71,7 +71,7 @@ class LoopStabiliser(Stabiliser):
                 f"LoopStabiliser needs actuation_delay >= 0 (got {actuation_delay} s), ramp_time >= 0 "
                 f"(got {ramp_time} s) and stance_tolerance > 0 (got {stance_tolerance} m)"
             )
-        super().__init__(generator, stance)
+        super().__init__(generator, stance, on_replan=self._rebase_plan_history)
         self.actuation_delay, self.ramp_time, self.tolerance = actuation_delay, ramp_time, stance_tolerance
         self.age = 0.0  # [s] the last measurements' age
         self.ramp = 0.0  # the feedback's share now, 0..1
@@ -110,9 +110,10 @@ class LoopStabiliser(Stabiliser):
             dcm(estimate.com, estimate.com_velocity, self.omega) - dcm(com, velocity, self.omega)
         )
 
-    def _replanned(self) -> None:
-        """The plan was laid again from the measured CoM (a capture step): the plan kept is taken
-        as the new one's state now, so that the delayed comparison does not see the jump."""
+    def _rebase_plan_history(self) -> None:
+        """The plan was laid again from the measured CoM (a capture step; the base class's
+        ``on_replan``): the plan kept is taken as the new one's state now, so that the delayed
+        comparison does not see the jump."""
         com, velocity = (np.array(v, dtype=float) for v in self.generator.controller.state[:2])
         self._plan = deque(((t, com, velocity) for t, _, _ in self._plan), maxlen=HISTORY)
 
