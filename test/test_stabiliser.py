@@ -148,7 +148,7 @@ def test_a_swinging_foot_down_early_under_a_push_lands_now(walking):
     generator, stance, stabiliser, tick, _ = walking
     step = generator.planner.phase_at(tick.time).step
     outward = 1.0 if step.side == "left" else -1.0
-    while tick.time - step.lift < 0.35 * (step.land - step.lift):  # past TOUCH_AFTER
+    while tick.time - step.lift < 0.35 * (step.land - step.lift):  # past touch_after (0.3)
         tick = generator.step()
         stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
     tick = generator.step()

@@ -58,10 +58,6 @@ from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkT
 ADJUST_UNTIL = 0.8  # share of a swing after which its landing is no longer moved
 TIP_DEADBAND = 0.035  # [rad] a support sole's tilt (against the floor) below this is not leaned against
 TIP_LEAN_RATIO = 0.45  # the tip lean's largest size / the leg's horizontal reach (0.1 m packaged)
-TOUCH_AFTER = 0.3  # share of a swing before which an early touch-down is not looked for
-TOUCH_HEIGHT = 0.25  # of the step height: a swinging sole this near the support's level is down
-TOUCH_REMAINING = 1.0  # [1/ω]: a swing landing sooner than this is left to land where it was going
-TOUCH_ERROR = 0.2  # of the stance width: the DCM error towards the swinging foot that makes it land
 
 
 @dataclass(frozen=True)
@@ -226,26 +222,29 @@ class Stabiliser:
         return corners[0] if len(corners) == 1 else convex_hull(np.concatenate(corners))
 
     def _touched_down(self, tick: WalkTick, estimate: BaseEstimate, q: np.ndarray, error: np.ndarray) -> bool:
-        """Whether the swinging foot is down early: past ``TOUCH_AFTER`` of its swing, its sole
-        (by the measured joints and the IMU's attitude) within ``TOUCH_HEIGHT`` of the step
-        height above the support sole's, while the DCM error runs more than ``TOUCH_ERROR`` of
-        the stance width towards it (a push rolling the robot onto that foot)."""
+        """Whether the swinging foot is down early: past ``touch_after`` of its swing, its sole
+        (by the measured joints and the IMU's attitude) within ``touch_height_ratio`` of the step
+        height above the support sole's, while the DCM error runs more than ``touch_error_ratio``
+        of the stance width towards it (a push rolling the robot onto that foot), its landing
+        more than ``touch_remaining`` [1/ω] away (the config's fields)."""
         step = self.generator.planner.phase_at(tick.time).step
         if step is None or tick.time >= step.land:
             return False
-        if tick.time - step.lift < TOUCH_AFTER * (step.land - step.lift):
+        if tick.time - step.lift < self.config.touch_after * (step.land - step.lift):
             return False
-        if (step.land - tick.time) * self.omega < TOUCH_REMAINING:
+        if (step.land - tick.time) * self.omega < self.config.touch_remaining:
             return False
         support = self.estimator.sole_in_torso[:3, 3]
         swing = self.estimator.sole_position(step.side, q)
         height = float(estimate.torso[2, :3] @ (swing - support))
-        if height > TOUCH_HEIGHT * self.generator.geometry.step_height:
+        if height > self.config.touch_height_ratio * self.generator.geometry.step_height:
             return False
         sole = tick.left_sole if step.side == "left" else tick.right_sole
         towards = sole[:2, 3] - estimate.com[:2]
         towards /= max(float(np.hypot(*towards)), 1e-9)
-        return float(error @ towards) > TOUCH_ERROR * self.generator.geometry.foot_separation
+        return (
+            float(error @ towards) > self.config.touch_error_ratio * self.generator.geometry.foot_separation
+        )
 
     def _adjust_landing(
         self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray, touched: bool = False

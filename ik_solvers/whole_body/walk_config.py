@@ -29,6 +29,10 @@ def _fraction(default: float, text: str, high: float = 1.0, high_open: bool = Tr
     )
 
 
+def _closed(default: float, text: str, high: float, unit: str = "") -> Any:
+    return rule_field(Rule(default, text, unit, 0.0, high, start_up_only=True))
+
+
 def _weight(default: float, text: str) -> Any:
     return rule_field(Rule(default, text, "", 1e-9, 1e9, start_up_only=True))
 
@@ -107,6 +111,13 @@ class WalkConfig:
         recovery_reach_ratio: when the landing change a push asks exceeds ``step_adjust_ratio``,
             the landing may go this share of the leg's horizontal reach before or behind the
             support sole (:func:`ik_solvers.whole_body.landing_bounds.recovery_landing`); 0: off.
+        touch_after, touch_height_ratio, touch_remaining, touch_error_ratio: a swinging foot
+            that a push towards it brings down early lands at once where it is
+            (:meth:`ik_solvers.whole_body.stabiliser.Stabiliser._touched_down`) when all hold:
+            past ``touch_after`` of its swing (a share; 1: never); its sole within
+            ``touch_height_ratio`` of the step height above the support sole's level; its
+            planned landing more than ``touch_remaining`` [1/ω, the pendulum's time constant]
+            away; the DCM error more than ``touch_error_ratio`` of the stance width towards it.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -187,6 +198,18 @@ class WalkConfig:
             2.0,
             start_up_only=True,
         )
+    )
+    touch_after: float = _closed(
+        0.3, "share of a swing before which an early touch-down is not looked for", 1.0
+    )
+    touch_height_ratio: float = _closed(
+        0.25, "a swinging sole this near the support's level is down / step height", 2.0
+    )
+    touch_remaining: float = _closed(
+        1.0, "a swing landing sooner than this lands where it was going", 10.0, "1/omega"
+    )
+    touch_error_ratio: float = _closed(
+        0.2, "DCM error towards the swinging foot landing it early / stance width", 10.0
     )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
