@@ -12,7 +12,7 @@ import time
 import pytest
 from test_servo_bridge import CALIBRATIONS, DT, bridge_on, emulator, run_cycles
 
-from ik_solvers.hardware.bridge import SILENT_READS
+from ik_solvers.hardware.state_reader import SILENT_READS
 
 
 def events_of(bridge, key: str) -> list:

@@ -1,20 +1,16 @@
-"""The servo bridge without ROS: start-up checks, the read/write cycle, safety and recovery.
+"""The servo bridge without ROS: start-up checks, the write/read cycle, safety and recovery.
 
 Each :meth:`ServoBridge.cycle` writes every servo's goal with one Sync Write and reads every
-servo's present position, velocity and load with one (Fast) Sync Read. Goals move toward the
-latest command at no more than the joint's velocity limit [rad/s] and never leave the calibrated
-range; a command is followed for ``command_timeout`` seconds of the bridge's own steps (each
-cycle counts what its goal step covers, at most 0.1 s: a late cycle does not age a command more
-than it moves the goals), then the goals hold; nor is any
-command while a servo fails to answer or reports a hardware error. Failed transactions are
-counted per servo in :class:`~ik_solvers.hardware.bus_health.BusHealth`; when the group read keeps
-failing, the servo that fails is found by reading the servos one by one. A lost port is reopened every
+servo's present position, velocity and load with one (Fast) Sync Read. Its parts, each in its
+own module: the goals, stepped toward the latest command within the velocity limits and the
+calibrated range and held when the command is stale, or while a servo fails to answer or
+reports a hardware error (:mod:`~ik_solvers.hardware.goal_stepper`); the reads, servo by servo
+when the group read keeps failing (:mod:`~ik_solvers.hardware.state_reader`); the servos' bus
+watchdogs (:mod:`~ik_solvers.hardware.bus_watchdog`). Failed transactions are counted per servo
+in :class:`~ik_solvers.hardware.bus_health.BusHealth`. A lost port is reopened every
 ``reopen_interval`` seconds; the servos are then brought up again from where they are.
 
-Each servo's bus watchdog (Dynamixel) counts from the last instruction *that servo* heard, so it
-is armed and re-armed with Sync Writes, which every servo hears at once, and only after the
-servo-by-servo writes of the start-up; it is re-armed whenever the bridge was silent for half its
-period. A servo that answers but does not follow its goal is found by
+A servo that answers but does not follow its goal is found by
 :class:`~ik_solvers.hardware.follow_monitor.FollowMonitor` and reported; if its bus watchdog had
 expired after all (its goals refused without a word: a Sync Write gets no answer), it is re-armed.
 The follow check judges time on :attr:`ServoBridge.servo_clock` when set: a simulated robot's
@@ -24,8 +20,6 @@ servos move in simulated time, which a loaded machine runs slower than the wall 
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -33,18 +27,12 @@ import numpy as np
 from ik_solvers.hardware.bridge_config import BridgeConfig, CommandUse, JointReading
 from ik_solvers.hardware.bus import BusError, ServoBus, ServoState
 from ik_solvers.hardware.bus_health import BusHealth
+from ik_solvers.hardware.bus_watchdog import BusWatchdog
 from ik_solvers.hardware.calibration import Calibration
-from ik_solvers.hardware.control_tables import (
-    DYNAMIXEL_ALERT_BIT,
-    WATCHDOG_EXPIRED,
-    WATCHDOG_UNIT,
-    hardware_error_text,
-)
 from ik_solvers.hardware.follow_monitor import FollowMonitor
+from ik_solvers.hardware.goal_stepper import GoalStepper
 from ik_solvers.hardware.setup_retries import SetupRetries
-
-SILENT_READS = 3  # unanswered reads in a row after which a cycle stops reading servos one by one
-REARM_SHARE = 0.5  # share of the watchdog period of silence after which the bridge re-arms it
+from ik_solvers.hardware.state_reader import StateReader
 
 
 class StartupError(RuntimeError):
@@ -69,27 +57,32 @@ class ServoBridge:
         self.config = config
         self.joints = calibration.joints
         self.ids = list(calibration.servo_ids)
-        self.index = {j.joint: k for k, j in enumerate(self.joints)}
-        self.max_velocity = np.array([config.velocity_scale * velocity_limits[j.joint] for j in self.joints])
-        self.low, self.high = np.array([j.angle_range() for j in self.joints]).T
-        self.goals = np.zeros(len(self.joints))  # [rad]
-        self.command = np.zeros(len(self.joints))  # [rad]
-        self.command_age = math.inf  # [s] of goal steps since the latest command arrived
-        self.command_lock = threading.Lock()  # set_command may come from another thread than cycle
+        max_velocity = np.array([config.velocity_scale * velocity_limits[j.joint] for j in self.joints])
+        self.stepper = GoalStepper(self.joints, max_velocity, config.command_timeout)
+        self.low, self.high, self.index = self.stepper.low, self.stepper.high, self.stepper.index
         self.torque_on = False
         self.healthy = False
         self.last_cycle = None
-        self.last_write = None  # wall-clock time [s] of the last goal write (the servos' watchdog runs on it)
-        self.clock = time.monotonic
         # [s] the time the servos move in, for the follow check: None = the cycle's (wall) time; a
         # simulated robot's (servo_bridge on use_sim_time) judges servos that move in simulated time
         self.servo_clock: Callable[[], float] | None = None
         self.next_reopen = 0.0
-        self.failed_group_reads = 0  # cycles in a row whose group read failed
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
-        self.watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
+        watchdog_ids = [j.servo_id for j in self.joints if j.model.has_bus_watchdog]
+        self.watchdog = BusWatchdog(bus, watchdog_ids, config.bus_watchdog, self.health)
+        self.reader = StateReader(calibration, bus, self.health, config.retries)
         self.retried = SetupRetries(bus, self.health)
+
+    @property
+    def goals(self) -> np.ndarray:
+        """(n,) the goals [rad] last written (or about to be), in the calibration's joint order."""
+        return self.stepper.goals
+
+    @property
+    def last_write(self) -> float | None:
+        """[s] monotonic time of the last write every servo heard (their bus watchdogs count from it)."""
+        return self.watchdog.last_write
 
     # -- start-up and shutdown --------------------------------------------------------------
     def start(self, now: float) -> None:
@@ -135,38 +128,19 @@ class ServoBridge:
         """Read present positions and hold there; with the bus watchdog off, set the velocity limits
         and enable torque servo by servo; then arm the watchdog of all servos at once."""
         self._take_present(self.retried(lambda: self.bus.read_states(self.ids)))
-        self._write_watchdog(0)  # no servo expires while the others get their writes; clears an expiry
-        for joint, limit in zip(self.joints, self.max_velocity):
+        self.watchdog.write(0)  # no servo expires while the others get their writes; clears an expiry
+        for joint, limit in zip(self.joints, self.stepper.max_velocity):
             units = math.ceil(limit / joint.model.velocity_unit)
             self.retried(lambda i=joint.servo_id, u=units: self.bus.write_register(i, "profile_velocity", u))
         self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(self.goals))))
         if torque:
             self.set_torque(True)
-        self._arm_watchdog()
+        self.watchdog.arm()
         self.healthy = True
 
     def _take_present(self, states: dict[int, ServoState]) -> None:
         """Goals and command := the present positions (clamped to the calibrated range)."""
-        present = np.array([j.to_angle(states[j.servo_id].position) for j in self.joints])
-        self.goals = np.clip(present, self.low, self.high)
-        with self.command_lock:
-            self.command = self.goals.copy()
-            self.command_age = math.inf
-
-    def _arm_watchdog(self) -> None:
-        """(Re)start the bus watchdog of every servo that has one: clear it (an expired one refuses
-        goals until then), then set the period; two Sync Writes, heard by all servos at once."""
-        self._write_watchdog(0)
-        units = round(self.config.bus_watchdog / WATCHDOG_UNIT)
-        if units:
-            self._write_watchdog(units)
-
-    def _write_watchdog(self, units: int) -> None:
-        """One Sync Write of the Bus Watchdog register [WATCHDOG_UNIT] to every servo that has one;
-        it counts as the last write every servo heard."""
-        if self.watchdog_ids:
-            self.last_write = self.clock()
-            self.bus.sync_write("bus_watchdog", dict.fromkeys(self.watchdog_ids, units))
+        self.stepper.hold_at(np.array([j.to_angle(states[j.servo_id].position) for j in self.joints]))
 
     def set_torque(self, on: bool) -> None:
         """Enable torque (goals := present positions first, so nothing jumps) or disable it."""
@@ -199,38 +173,9 @@ class ServoBridge:
 
     # -- commands -----------------------------------------------------------------------------
     def set_command(self, names: list[str], positions: list[float]) -> CommandUse:
-        """Take joint targets [rad] by name, received now; what was used and skipped.
-
-        Unknown names, non-finite values and values without a name are skipped; targets are
-        clamped to the calibrated range. Safe to call from another thread than :meth:`cycle`'s:
-        the cycle takes the command whole, never half written.
-        """
-        unknown, not_finite, targets = [], [], {}
-        for name, value in zip(names, positions):
-            k = self.index.get(name)
-            if k is None:
-                unknown.append(name)
-            elif not math.isfinite(value):
-                not_finite.append(name)
-            else:
-                targets[k] = min(max(value, self.low[k]), self.high[k])
-        used = min(len(names), len(positions)) - len(unknown) - len(not_finite)
-        with self.command_lock:
-            for k, value in targets.items():
-                self.command[k] = value
-            if used:
-                self.command_age = 0.0
-        return CommandUse(used, unknown, not_finite, max(0, len(positions) - len(names)))
-
-    def next_goals(self, dt: float) -> np.ndarray:
-        """Goals [rad] one step of ``dt`` [s] toward the command, or held (see the module docstring)."""
-        with self.command_lock:
-            command, fresh = self.command.copy(), self.command_age <= self.config.command_timeout
-            self.command_age += dt
-        if fresh and self.healthy and self.torque_on:
-            step = np.clip(command - self.goals, -self.max_velocity * dt, self.max_velocity * dt)
-            self.goals = np.clip(self.goals + step, self.low, self.high)
-        return self.goals
+        """Take joint targets [rad] by name, received now (:meth:`GoalStepper.set_command`: unknown
+        names and non-finite values skipped, targets clamped); safe from another thread."""
+        return self.stepper.set_command(names, positions)
 
     # -- the cycle ----------------------------------------------------------------------------
     def cycle(self, now: float) -> JointReading | None:
@@ -251,25 +196,19 @@ class ServoBridge:
             self.health.record_cycle(now, False)
             return None
         try:
-            if self._silent_too_long():
-                self._arm_watchdog()  # the servos may stop before the next write arrives
-            goals = self.next_goals(dt)
-            self.last_write = self.clock()
+            if self.watchdog.silent_too_long():
+                self.watchdog.arm()  # the servos may stop before the next write arrives
+            goals = self.stepper.next_goals(dt, self.healthy and self.torque_on)
+            self.watchdog.heard()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
-            states = self._read_states()
+            states = self.reader.read()
             self._watch_following(now, goals, states)
         except BusError as error:
             self._lost(error, now)
             return None
         self.healthy = len(states) == len(self.ids) and not self.health.troubled()
         self.health.record_cycle(now, self.healthy)
-        return self._reading(states)
-
-    def _silent_too_long(self) -> bool:
-        """Whether the last write every servo heard is REARM_SHARE of the watchdog period ago."""
-        if self.last_write is None or not (self.watchdog_ids and self.config.bus_watchdog > 0):
-            return False
-        return self.clock() - self.last_write > REARM_SHARE * self.config.bus_watchdog
+        return self.reader.reading(states)
 
     def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
         """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog,
@@ -290,99 +229,15 @@ class ServoBridge:
                 )
             newly = problem and not self.health.servos[joint.servo_id].not_following
             self.health.record_following(joint.servo_id, problem)
-            if newly and not checked and joint.servo_id in self.watchdog_ids:
+            if newly and not checked and joint.servo_id in self.watchdog.ids:
                 checked = True
-                self._rearm_if_expired(joint.servo_id)
+                self.watchdog.rearm_if_expired(joint.servo_id)
 
     @staticmethod
     def _angle(joint, states: dict[int, ServoState]) -> float:
         """The joint angle [rad] the servo answered, NaN when it did not."""
         state = states.get(joint.servo_id)
         return math.nan if state is None else joint.to_angle(state.position)
-
-    def _rearm_if_expired(self, servo_id: int) -> None:
-        """Read the servo's Bus Watchdog; when it expired (goals refused), re-arm all servos."""
-        try:
-            expired = self.bus.read_register(servo_id, "bus_watchdog") == WATCHDOG_EXPIRED
-        except BusError as error:
-            if error.kind == "port":
-                raise
-            self.health.record_error(error.kind, str(error), servo_id)
-            return
-        if expired:
-            name = self.health.servos[servo_id].name
-            self.health.event(
-                "watchdog", "warning", f"bus watchdog of {name} had expired (goals refused): re-armed"
-            )
-            self._arm_watchdog()
-
-    def _read_states(self) -> dict[int, ServoState]:
-        """All servos' states with one group read; none when it fails (the goals hold this cycle; no
-        retry: a late answer must not cost several timeouts). After ``retries`` cycles in a row whose
-        group read failed, the servos are read one by one to name the one that fails."""
-        try:
-            states = self.bus.read_states(self.ids)
-        except BusError as error:
-            if error.kind == "port":
-                raise
-            self.health.record_error(error.kind, str(error), error.servo_id)
-            self.bus.clear_input()
-            self.failed_group_reads += 1
-            if self.failed_group_reads <= self.config.retries:
-                return {}
-            states = self._read_one_by_one()
-        else:
-            self.failed_group_reads = 0
-        self._record_answers(states)
-        return states
-
-    def _read_one_by_one(self) -> dict[int, ServoState]:
-        """Each servo's state with its own Read; failures are recorded against the servo. After
-        SILENT_READS unanswered reads in a row the bus is taken as silent (nothing answers, or the
-        machine is starving the servos' emulation) and the rest wait for the next cycle: a cycle
-        never waits out one timeout per servo."""
-        states, silent = {}, 0
-        for servo_id in self.ids:
-            try:
-                states[servo_id] = self.bus.read_state(servo_id)
-                silent = 0
-            except BusError as error:
-                if error.kind == "port":
-                    raise
-                self.health.record_error(error.kind, str(error), servo_id)
-                self.bus.clear_input()
-                silent = silent + 1 if error.kind == "timeout" else 0
-                if silent == SILENT_READS:
-                    break
-        return states
-
-    def _record_answers(self, states: dict[int, ServoState]) -> None:
-        """Mark the servos that answered; describe their hardware alarms."""
-        for servo_id, state in states.items():
-            self.health.record_answer(servo_id, self._hardware_error(servo_id, state.error_bits))
-
-    def _hardware_error(self, servo_id: int, bits: int) -> str:
-        """The servo's hardware alarm in words ("" when none); Dynamixel's detail is read from it."""
-        if not bits:
-            return ""
-        protocol = self.calibration.protocol
-        if bits == DYNAMIXEL_ALERT_BIT:
-            try:
-                bits = self.bus.read_register(servo_id, "hardware_error_status")
-            except BusError as error:
-                return f"alert (Hardware Error Status unreadable: {error})"
-        return hardware_error_text(protocol, bits)
-
-    def _reading(self, states: dict[int, ServoState]) -> JointReading | None:
-        if not states:
-            return None
-        answered = [j for j in self.joints if j.servo_id in states]
-        return JointReading(
-            names=[j.joint for j in answered],
-            positions=[j.to_angle(states[j.servo_id].position) for j in answered],
-            velocities=[j.direction * states[j.servo_id].velocity * j.model.velocity_unit for j in answered],
-            loads=[j.direction * states[j.servo_id].load / 1000.0 for j in answered],
-        )
 
     # -- port loss ----------------------------------------------------------------------------
     def _lost(self, error: BusError, now: float) -> None:
