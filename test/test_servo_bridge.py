@@ -22,11 +22,14 @@ from ik_solvers.hardware.bridge_config import BridgeConfig
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import load_calibration, urdf_limits
 from ik_solvers.hardware.emulator.client import EmulatorProcess
+from ik_solvers.hardware.goal_stepper import limb_chains
+from ik_solvers.limbs.tree import find_limbs
 from ik_solvers.model import RobotModel
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CALIBRATIONS = {p: REPO_ROOT / "config" / "servos" / f"humanoid_{p}.yaml" for p in ("dynamixel", "feetech")}
-LIMITS = urdf_limits(RobotModel.from_urdf_file(REPO_ROOT / "urdf" / "humanoid.urdf"))
+MODEL = RobotModel.from_urdf_file(REPO_ROOT / "urdf" / "humanoid.urdf")
+LIMITS = urdf_limits(MODEL)
 VELOCITY = {name: lim[2] for name, lim in LIMITS.items()}
 DT = 0.01  # [s] between cycles, as the bridge is told
 
@@ -46,7 +49,7 @@ def emulator(protocol: str, tmp_path: Path, *args: str) -> EmulatorProcess:
 def bridge_on(port: str, protocol: str, **config) -> ServoBridge:
     calibration = load_calibration(CALIBRATIONS[protocol])
     bus = make_bus(calibration.protocol, port, calibration.baud_rate)
-    return ServoBridge(calibration, bus, VELOCITY, BridgeConfig(**config))
+    return ServoBridge(calibration, bus, VELOCITY, BridgeConfig(**config), limb_chains(MODEL))
 
 
 def test_start_up_refuses_a_missing_servo_naming_its_joint(protocol, tmp_path):
@@ -153,6 +156,47 @@ def test_a_late_cycle_does_not_make_a_command_stale_before_the_goals_had_their_t
             bridge.cycle(now + k * DT)
         assert bus.state()[joint.servo_id]["goal"] == joint.to_ticks(target)
         bridge.shutdown()
+
+
+def test_a_far_goal_brings_every_joint_of_a_limb_in_the_same_cycle(tmp_path):
+    # Each joint clamped on its own, a leg sent far had its joints arrive in 4 to 13 cycles: the
+    # path bent (ik_node's command filter bent a leg so, its sole pitched 27 degrees: docs/node.md).
+    # Along the straight line all arrive when the furthest does; an arm sent further (its own
+    # chain) does not slow the leg. Ways toward each joint's farther limit.
+    with emulator("dynamixel", tmp_path) as bus:
+        bridge = bridge_on(bus.port, "dynamixel", command_timeout=5.0)
+        bridge.start(0.0)
+        limbs = find_limbs(MODEL)
+        leg, arm = limbs.legs[0].joint_names, limbs.arms[0].joint_names
+        longest = 12.5 * min(VELOCITY[name] for name in leg) * DT  # [rad] 12.5 cycles of the slowest
+        shares = dict(zip(leg, (1.0, 0.8, 0.6, 0.5, 0.4, 0.3))) | dict.fromkeys(arm, 2.0)
+        targets = {name: _toward_the_farther_limit(bridge, name, shares[name] * longest) for name in shares}
+        bridge.set_command(list(targets), list(targets.values()))
+        arrived = {}
+        for cycle in range(1, 100):
+            bridge.cycle(cycle * DT)
+            goals = bus.state()
+            for name, target in targets.items():
+                joint = bridge.calibration.by_joint(name)
+                if name not in arrived and goals[joint.servo_id]["goal"] == joint.to_ticks(target):
+                    arrived[name] = cycle
+        bridge.shutdown()
+    assert {arrived[name] for name in leg} == {13}, arrived
+    assert min(arrived[name] for name in arm) > 13, arrived
+
+
+def test_a_joint_in_two_chains_is_refused_naming_it():
+    calibration = load_calibration(CALIBRATIONS["dynamixel"])
+    with pytest.raises(ValueError, match="joint 'l_knee' is in two chains .0 and 1.; one chain each"):
+        ServoBridge(calibration, None, VELOCITY, BridgeConfig(), [("l_hip_joint", "l_knee"), ("l_knee",)])
+
+
+def _toward_the_farther_limit(bridge: ServoBridge, name: str, way: float) -> float:
+    """[rad] ``name``'s goal moved ``way`` toward its farther calibrated limit, at most 0.9 of the room."""
+    k = bridge.index[name]
+    start, low, high = bridge.goals[k], bridge.low[k], bridge.high[k]
+    room = max(high - start, low - start, key=abs)
+    return start + math.copysign(min(way, 0.9 * abs(room)), room)
 
 
 def test_a_goal_outside_the_calibrated_range_is_never_written(protocol, tmp_path):

@@ -20,7 +20,7 @@ servos move in simulated time, which a loaded machine runs slower than the wall 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -47,10 +47,18 @@ class ServoBridge:
         bus: the protocol backend (opened by :meth:`start`).
         velocity_limits: joint name -> URDF velocity limit [rad/s].
         config: settings.
+        chains: the joints of each chain (limb) whose goals step together along the straight line
+            (:func:`~ik_solvers.hardware.goal_stepper.limb_chains` of the robot model); a joint in
+            none steps on its own.
     """
 
     def __init__(
-        self, calibration: Calibration, bus: ServoBus, velocity_limits: dict[str, float], config: BridgeConfig
+        self,
+        calibration: Calibration,
+        bus: ServoBus,
+        velocity_limits: dict[str, float],
+        config: BridgeConfig,
+        chains: Sequence[Sequence[str]] = (),
     ) -> None:
         self.calibration = calibration
         self.bus = bus
@@ -58,7 +66,7 @@ class ServoBridge:
         self.joints = calibration.joints
         self.ids = list(calibration.servo_ids)
         max_velocity = np.array([config.velocity_scale * velocity_limits[j.joint] for j in self.joints])
-        self.stepper = GoalStepper(self.joints, max_velocity, config.command_timeout)
+        self.stepper = GoalStepper(self.joints, max_velocity, config.command_timeout, chains)
         self.low, self.high, self.index = self.stepper.low, self.stepper.high, self.stepper.index
         self.torque_on = False
         self.healthy = False

@@ -47,6 +47,7 @@ from ik_solvers.hardware.bus import BusError
 from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.follow_monitor import FollowLimits
+from ik_solvers.hardware.goal_stepper import limb_chains
 from ik_solvers.hardware.paced_loop import PacedLoop, take_fifo_priority
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
@@ -136,7 +137,8 @@ class ServoBridgeNode(Node):
             latency_timer_ms=p["latency_timer_ms"],
             fast_sync_read=p["fast_sync_read"],
         )
-        self.bridge = ServoBridge(calibration, bus, {n: lim[2] for n, lim in limits.items()}, config)
+        velocities = {n: lim[2] for n, lim in limits.items()}
+        self.bridge = ServoBridge(calibration, bus, velocities, config, limb_chains(model))
         if self.get_parameter("use_sim_time").value:  # simulated servos: followed in simulated time
             self.bridge.servo_clock = lambda: self.get_clock().now().nanoseconds * 1e-9
         self.efforts = {n: lim[3] for n, lim in limits.items()}

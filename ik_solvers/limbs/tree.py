@@ -63,6 +63,11 @@ class Limbs:
     others: tuple[Limb, ...]
     no_legs: str = ""
 
+    @property
+    def every(self) -> tuple[Limb, ...]:
+        """The legs, then the arms, then the other limbs."""
+        return (*(self.legs or ()), *self.arms, *self.others)
+
 
 def _moves(model: RobotModel) -> dict[str, bool]:
     """Link → whether a movable joint lies below it."""
