@@ -62,7 +62,9 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
             psi = 0.0
             if violation > LIMIT_TOLERANCE:
                 s_branch, w_branch = 1 if s_up else 0, 1 if w_up else 0
-                found, psi = arm7.nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch)
+                found, psi = arm7.nearest_feasible_swivel(
+                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch
+                )
                 if not found:
                     continue
                 arm7._at(shoulder, wrist, forms, arm, s_up, w_up, psi, q)

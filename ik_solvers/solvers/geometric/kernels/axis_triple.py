@@ -340,6 +340,14 @@ def _merge(state, side):
 
 
 @ieee_inlined
+def _merge_both(t, i, x, y, margin, first, second):
+    """Both branches' states after joint i, its angle at the point (x, y) on the first branch and
+    half a turn on, at (-x, -y), on the second."""
+    sa, sb = _crosses(t, i, x, y)
+    return _merge(first, _arc_side(t, i, sa, sb, margin)), _merge(second, _arc_side(t, i, -sa, -sb, margin))
+
+
+@ieee_inlined
 def _arc_verdict(branch, first, second):
     """:func:`feasible`'s answer from both branches' states when they decide it (1 feasible, -1
     not), else 0. A branch not wanted counts as outside."""
@@ -368,18 +376,14 @@ def _arc_feasible(t, e, h, c1, s1, branch):
     second = _arc_side(t, 1, sa, sb, margin)
     if _arc_verdict(branch, first, second) < 0:
         return -1
-    margin = ARC_MARGIN * (abs(c1) + abs(s1))
-    sa, sb = _crosses(t, 0, c1, s1)
-    first, second = _merge(first, _arc_side(t, 0, sa, sb, margin)), _merge(second, _arc_side(t, 0, -sa, -sb, margin))
+    first, second = _merge_both(t, 0, c1, s1, ARC_MARGIN * (abs(c1) + abs(s1)), first, second)
     if _arc_verdict(branch, first, second) < 0:
         return -1
     s3, yb = _third_point(t, e, h, c1, s1)
     length = abs(yb) + abs(s3)
     if not length > TINY_NORM:  # too short a point to place by its products
         return 0
-    margin = ARC_MARGIN * length
-    sa, sb = _crosses(t, 2, yb, s3)
-    first, second = _merge(first, _arc_side(t, 2, sa, sb, margin)), _merge(second, _arc_side(t, 2, -sa, -sb, margin))
+    first, second = _merge_both(t, 2, yb, s3, ARC_MARGIN * length, first, second)
     return _arc_verdict(branch, first, second)
 
 
