@@ -63,7 +63,7 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
             if violation > LIMIT_TOLERANCE:
                 s_branch, w_branch = 1 if s_up else 0, 1 if w_up else 0
                 found, psi = arm7.nearest_feasible_swivel(
-                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order
+                    shoulder, wrist, forms, arm, s_branch, w_branch, scratch
                 )
                 if not found:
                     continue

@@ -71,8 +71,8 @@ class ArmKernels:
         """The 7 angles [rad] at the feasible swivel nearest the requested one of the construction
         ``arm`` (a float ``_Arm``, or the kernels' packed one), or None."""
         packed = arm if isinstance(arm, np.ndarray) else arm7.pack(arm)
-        q, (_, forms, scratch, order, _) = np.empty(7), self.work
-        found = arm7.search(*self.constants, packed, q, forms, scratch, order)
+        q, (_, forms, scratch, _, _) = np.empty(7), self.work
+        found = arm7.search(*self.constants, packed, q, forms, scratch)
         return q.tolist() if found else None
 
     def follow(self, arm) -> list[float] | None:

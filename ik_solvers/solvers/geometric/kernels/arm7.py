@@ -171,17 +171,6 @@ def groups(shoulder, wrist, geo, arm, forms):
 
 
 @ieee_borrowing
-def _sorted(values, count):
-    """values[:count] sorted in place (insertion sort: a few dozen entries)."""
-    for i in range(1, count):
-        value, j = values[i], i - 1
-        while j >= 0 and values[j] > value:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = value
-
-
-@ieee_borrowing
 def _order(keys, count, order):
     """order[:count] = the indices of keys[:count] by increasing key, ties in index order (stable)."""
     for i in range(count):
@@ -190,26 +179,6 @@ def _order(keys, count, order):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = i
-
-
-@ieee_borrowing
-def _outward(bounds, pieces, order):
-    """order[:pieces] = the pieces between consecutive sorted ``bounds`` by the distance of their
-    nearest point from ψ = 0 (0 for the piece holding it), nearest first: the pieces from the one
-    holding 0 rightwards merged with those left of it leftwards, each run already by distance; on a
-    tie the left piece first. A stable sort's order, but where left pieces tie (a zero-width piece
-    and its left neighbour), which share their nearest point, so the search's answer is the same."""
-    right = 0
-    while right < pieces and bounds[right + 1] < 0.0:
-        right += 1
-    left = right - 1
-    for k in range(pieces):
-        if left < 0 or (right < pieces and max(bounds[right], 0.0) < -bounds[left + 1]):
-            order[k] = right
-            right += 1
-        else:
-            order[k] = left
-            left -= 1
 
 
 @ieee_borrowing
@@ -225,36 +194,67 @@ def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
 
 
 @ieee_borrowing
-def _bounds(shoulder, wrist, forms, bounds):
-    """±π and every limit root of both triples, sorted; returns their count."""
-    bounds[0], bounds[1] = -math.pi, math.pi
-    count = triple.limit_roots(wrist, forms[1], bounds, triple.limit_roots(shoulder, forms[0], bounds, 2))
-    _sorted(bounds, count)
-    return count
+def _split_bounds(shoulder, wrist, forms, scratch):
+    """±π and every limit root of both triples, unsorted, split by sign in the order found: the
+    roots ψ < 0 negated into scratch[1], the others into scratch[2]; returns their two counts."""
+    roots, below, above = scratch[0], scratch[1], scratch[2]
+    roots[0], roots[1] = -math.pi, math.pi
+    count = triple.limit_roots(wrist, forms[1], roots, triple.limit_roots(shoulder, forms[0], roots, 2))
+    left = right = 0
+    for i in range(count):
+        if roots[i] < 0.0:
+            below[left] = -roots[i]
+            left += 1
+        else:
+            above[right] = roots[i]
+            right += 1
+    return left, right
 
 
 @ieee_borrowing
-def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order):
+def _take_least(values, count):
+    """The least of values[:count] not yet taken, the first found on ties; marks it taken (NaN).
+    One at least must be left."""
+    least, index = math.inf, 0
+    for i in range(count):
+        if values[i] < least:
+            least, index = values[i], i
+    values[index] = math.nan
+    return least
+
+
+@ieee_borrowing
+def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch):
     """swivel_search.nearest_feasible_swivel_one: (found, ψ [rad]) with every joint within limits
     on the given branches (1: the first, 0: the second, -1: either), nearest ψ = 0: the nearest
-    point of the first feasible piece in the outward order (the pieces nearer 0 are not).
-    scratch: (3, ROOTS); order: (ROOTS,) ints."""
-    bounds = scratch[0]
-    pieces = _bounds(shoulder, wrist, forms, bounds) - 1
-    _outward(bounds, pieces, order)
-    for i in order[:pieces]:
-        low, high = bounds[i], bounds[i + 1]
+    point of the first feasible piece between consecutive limit roots, the pieces tried by the
+    distance of their nearest point from ψ = 0 (0 for the piece holding it; on a tie the left
+    piece first). The pieces are walked outward from the one holding 0, each side's next root
+    taken from the unsorted roots only when its piece is tried (most searches end within a few
+    pieces of 0): the sorted order's pieces in the sorted order's turn, so the same answer.
+    scratch: (3, ROOTS)."""
+    below, above = scratch[1], scratch[2]
+    left_count, right_count = _split_bounds(shoulder, wrist, forms, scratch)
+    left_high = -_take_least(below, left_count)  # the piece holding 0 is [left_high, right's first]
+    right_low, left_left, right_left = left_high, left_count - 1, right_count
+    while left_left > 0 or right_left > 0:
+        if left_left == 0 or (right_left > 0 and max(right_low, 0.0) < -left_high):
+            low, high = right_low, _take_least(above, right_count)
+            right_low, right_left = high, right_left - 1
+        else:
+            low, high = -_take_least(below, left_count), left_high
+            left_high, left_left = low, left_left - 1
         if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high)):
             return True, 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
     return False, 0.0
 
 
 @ieee_borrowing
-def search(shoulder, wrist, geo, arm, q, forms, scratch, order):
+def search(shoulder, wrist, geo, arm, q, forms, scratch):
     """The solver's swivel search (step 4) into q (7,): the angles at the feasible swivel nearest the
     requested one (True), or False when no swivel keeps every joint within its limits."""
     groups(shoulder, wrist, geo, arm, forms)
-    found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, -1, -1, scratch, order)
+    found, psi = nearest_feasible_swivel(shoulder, wrist, forms, arm, -1, -1, scratch)
     if found:
         joints(shoulder, wrist, geo, arm, _turned(arm, psi), q)
     return found

@@ -150,9 +150,7 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
     psi = 0.0
     if violation > LIMIT_TOLERANCE:
         s_branch, w_branch = 1 if s_upper else 0, 1 if w_upper else 0
-        found, psi = arm7.nearest_feasible_swivel(
-            shoulder, wrist, forms, arm, s_branch, w_branch, scratch, order
-        )
+        found, psi = arm7.nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scratch)
         if not found:
             return False
         arm7._at(shoulder, wrist, forms, arm, s_upper, w_upper, psi, q)

@@ -223,10 +223,10 @@ def solve(shoulder, wrist, geo, rotation, position, seed, seeded, pole, has_pole
     violation = arm7.joints(shoulder, wrist, geo, arm, arm7._columns(arm, arm7.FRAME), q)
     if reason != ELBOW_LIMITS and violation > LIMIT_TOLERANCE:
         candidate = steps[3]
-        moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch, order)
+        moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch)
         if not moved and alternative:  # the other elbow bend fits its limits too
             construct(geo, rotation, position, seed, seeded, target_pole, has_pole, True, arm)
-            moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch, order)
+            moved = arm7.search(shoulder, wrist, geo, arm, candidate, forms, scratch)
         if moved:
             for i in range(7):
                 q[i] = candidate[i]
