@@ -64,3 +64,14 @@ def test_a_push_onto_the_swinging_foot_lands_it_early(monkeypatch):
     assert survives(URDF, CLOSED, push)
     monkeypatch.setattr(stabiliser, "TOUCH_ERROR", np.inf)  # never lands early
     assert not survives(URDF, CLOSED, push)
+
+
+def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch):
+    # 0.3 m/s back at mid single support: the robot tips onto its support heel, the swinging foot,
+    # its landing moved behind (recovery_reach_ratio), meets the floor before its planned landing;
+    # landing it then holds the robot, driving it on to its landing rolled the robot over the
+    # support sole's outer corner
+    push = np.array([-0.3, 0.0])
+    assert survives(URDF, CLOSED, push)
+    monkeypatch.setattr(stabiliser, "_sagittal", lambda error, yaw: False)  # as before: lateral only
+    assert not survives(URDF, CLOSED, push)
