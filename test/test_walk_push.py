@@ -18,6 +18,7 @@ from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
 from ik_solvers.walk.pushes import Conditions, survives, walks
+from ik_solvers.whole_body import stabiliser
 from ik_solvers.whole_body.state_estimate import roll_pitch
 
 URDF = package_share_path("urdf", "humanoid.urdf").read_text()
@@ -62,3 +63,14 @@ def test_a_push_onto_the_swinging_foot_lands_it_early():
     push = np.array([0.0, -0.3])
     assert survives(URDF, CLOSED, push)
     assert not survives(URDF, replace(CLOSED, touch_after=1.0), push)  # never lands early
+
+
+def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch):
+    # 0.3 m/s back at mid single support: the robot tips onto its support heel, the swinging foot,
+    # its landing moved behind (recovery_reach_ratio), meets the floor before its planned landing;
+    # landing it then holds the robot, driving it on to its landing rolled the robot over the
+    # support sole's outer corner
+    push = np.array([-0.3, 0.0])
+    assert survives(URDF, CLOSED, push)
+    monkeypatch.setattr(stabiliser, "_sagittal", lambda error, yaw: False)  # as before: lateral only
+    assert not survives(URDF, CLOSED, push)

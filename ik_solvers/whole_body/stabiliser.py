@@ -225,14 +225,19 @@ class Stabiliser:
         """Whether the swinging foot is down early: past ``touch_after`` of its swing, its sole
         (by the measured joints and the IMU's attitude) within ``touch_height_ratio`` of the step
         height above the support sole's, while the DCM error runs more than ``touch_error_ratio``
-        of the stance width towards it (a push rolling the robot onto that foot), its landing
-        more than ``touch_remaining`` [1/ω] away (the config's fields)."""
+        of the stance width towards it (a push rolling the robot onto that foot); the config's
+        fields. A landing nearer than ``touch_remaining`` [1/ω] is left to land where it was
+        going, unless the error is mostly along the heading: a push back tips the robot onto its
+        support heel and the swinging heel, already behind, meets the floor before its time;
+        driven on to its landing it rolled the robot over the support sole's outer corner
+        (docs/walking.md, "Back pushes")."""
         step = self.generator.planner.phase_at(tick.time).step
         if step is None or tick.time >= step.land:
             return False
         if tick.time - step.lift < self.config.touch_after * (step.land - step.lift):
             return False
-        if (step.land - tick.time) * self.omega < self.config.touch_remaining:
+        remaining = (step.land - tick.time) * self.omega  # [1/ω] to the planned landing
+        if remaining < self.config.touch_remaining and not _sagittal(error, tick.torso_yaw):
             return False
         support = self.estimator.sole_in_torso[:3, 3]
         swing = self.estimator.sole_position(step.side, q)
@@ -285,3 +290,10 @@ class Stabiliser:
         if across < self.inner:
             landing = landing + (self.inner - across) * sign * lateral
         return landing
+
+
+def _sagittal(error: np.ndarray, yaw: float) -> bool:
+    """Whether the DCM error (2,) [m] lies more along the heading ``yaw`` [rad] than across it."""
+    along = np.cos(yaw) * error[0] + np.sin(yaw) * error[1]
+    across = -np.sin(yaw) * error[0] + np.cos(yaw) * error[1]
+    return abs(along) > abs(across)
