@@ -87,8 +87,8 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
     part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
-    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
-    return knee_part(k, part, bend, q, angle, distance), part
+    stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    return knee_part(k, part, bend, q, stretch), part
 
 
 @inlined
@@ -134,21 +134,22 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
 @inlined
 def _keep(k, part, row):
     """A hip pair's ``part`` (:func:`hip_part`) and its two-link's :func:`.two_link.stretch` into
-    ``row`` (:data:`KEPT`), for its other knee bend; that stretch (angle [rad], distance [m])."""
+    ``row`` (:data:`KEPT`), for its other knee bend; that stretch (angle [rad], distance [m], the
+    angle's cosine and sine)."""
     for i in range(HIP_PART):
         row[i] = part[i]
-    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
-    row[STRETCH], row[STRETCH + 1] = angle, distance
-    return angle, distance
+    stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    row[STRETCH], row[STRETCH + 1], row[STRETCH + 2], row[STRETCH + 3] = stretch
+    return stretch
 
 
 @inlined
-def knee_part(k, part, bend, q, angle, distance):
+def knee_part(k, part, bend, q, stretch):
     """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in)
-    and its two-link's stretch (``angle`` [rad], ``distance`` [m]: :func:`.two_link.stretch`) on:
+    and its two-link's ``stretch`` (:func:`.two_link.stretch`'s four values) on:
     the knee's ``bend`` (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
     upper, knee, phi_upper, phi_knee, distance = two_link.bent(
-        k, TWO_LINK, part[4], part[5], bend, angle, distance
+        k, TWO_LINK, part[4], part[5], bend, stretch[0], stretch[1], stretch[2], stretch[3]
     )
     q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
     q[4], q[5] = k[SIGN5] * (part[3] - phi_upper - phi_knee), part[2]
@@ -249,8 +250,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     border = border or abs(turn) < TURN_BORDER
     bend = first[1] * k[NATURAL]
     part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
-    angle, distance = _keep(k, part, work[PARTS])
-    raw = knee_part(k, part, bend, best, angle, distance)
+    raw = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
     found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
@@ -289,13 +289,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 continue
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
-                raw = knee_part(k, kept, bend, row, kept[STRETCH], kept[STRETCH + 1])
+                stretch = (kept[STRETCH], kept[STRETCH + 1], kept[STRETCH + 2], kept[STRETCH + 3])
+                raw = knee_part(k, kept, bend, row, stretch)
             else:
                 part = hip_part(
                     k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
                 )
-                angle, distance = _keep(k, part, kept)
-                raw = knee_part(k, part, bend, row, angle, distance)
+                raw = knee_part(k, part, bend, row, _keep(k, part, kept))
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])

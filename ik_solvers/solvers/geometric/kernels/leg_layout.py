@@ -38,9 +38,9 @@ LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 # the lateral miss, then SHARED (1.0 where it holds for both knee bends), then from TRIG the
 # cosine and sine of its yaw, roll and foot roll; HIP_PART entries in all. A pair's row in the
 # seeded search's scratch (KEPT entries) adds from STRETCH the two-link's bend-free part
-# (kernels.two_link.stretch: the bend's angle, the distance), which both knee bends share
+# (kernels.two_link.stretch: the bend's angle, the distance, the angle's cosine and sine), which both knee bends share
 SHARED, TRIG, HIP_PART = 7, 8, 14
-STRETCH, KEPT = HIP_PART, HIP_PART + 2
+STRETCH, KEPT = HIP_PART, HIP_PART + 4
 
 
 def constants(values: dict) -> np.ndarray:
