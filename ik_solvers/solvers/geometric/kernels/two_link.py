@@ -40,7 +40,7 @@ def solve(k, at, dx, dz, bend):
     """TwoLink.solve for the block at ``k[at:]``: (theta_a, theta_b, phi_a, phi_b, distance) for
     the end at (dx, dz) [m] in plane coordinates, ``bend`` +1 or -1."""
     angle, distance, cosine, sine = stretch(k, at, dx, dz)
-    return bent(k, at, dx, dz, bend, angle, distance, cosine, sine)
+    return bent(k, at, dx, dz, bend, angle, distance, cosine, sine)[:5]
 
 
 @inlined
@@ -61,9 +61,10 @@ def stretch(k, at, dx, dz):
 @inlined
 def bent(k, at, dx, dz, bend, angle, distance, cosine, sine):
     """:func:`solve` from its :func:`stretch` (``angle`` [rad], ``distance`` [m], the angle's
-    ``cosine`` and ``sine``) on, for ``bend``. Where the bend's angle is neither wrapped nor clipped,
-    phi_b + kappa is bend × angle to rounding, so its cosine and sine are the stretch's (sin is odd)
-    rather than computed."""
+    ``cosine`` and ``sine``) on, for ``bend``; after :func:`solve`'s five values, phi_a's
+    arctangent's operands (x, y) and the cosine and sine of phi_b + kappa, for an FK check of the
+    answer. Where the bend's angle is neither wrapped nor clipped, phi_b + kappa is bend × angle to
+    rounding, so its cosine and sine are the stretch's (sin is odd) rather than computed."""
     psi = bend * angle
     lower_b, upper_b, sign_b, kappa = k[at + LOWER_B], k[at + UPPER_B], k[at + SIGN_B], k[at + KAPPA]
     raw = sign_b * (psi - kappa)
@@ -76,5 +77,6 @@ def bent(k, at, dx, dz, bend, angle, distance, cosine, sine):
     x1, z1, ratio = k[at + LINK1_X], k[at + LINK1_Z], k[at + RATIO]
     tx, tz = turn(c, s, ratio * x1, ratio * z1)
     vx, vz = x1 + tx, z1 + tz
-    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
-    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, distance
+    x_a, y_a = dx * vx + dz * vz, dz * vx - dx * vz
+    phi_a = math.atan2(y_a, x_a)
+    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, distance, x_a, y_a, c, s
