@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from test_continuity import ROBOTS, model_of
 
-from ik_solvers import make_solver
+from ik_solvers import RobotModel, make_solver
+from ik_solvers.resources import package_share_path
 from ik_solvers.solvers.checks import pose_columns
 from ik_solvers.solvers.geometric.arm7 import construction
 from ik_solvers.solvers.geometric.arm7.follow import follow_one
@@ -62,6 +63,23 @@ def assert_leg_agrees(solver, targets, seeds_of) -> list:
             assert result.continuous == continuous, (label, i)
             results.append(result)
     return results
+
+
+def test_compiled_leg_with_an_offset_shank_gives_the_float_answers():
+    """The packaged leg with its ankle 3 cm ahead of the knee-ankle line, so that the two-link's
+    kappa is not 0 (it is on every leg of ROBOTS): the compiled FK check turns the knee's angle
+    back by kappa (kernels.leg.knee_fk), which no other leg tests."""
+    with open(package_share_path("urdf", "humanoid.urdf")) as file:
+        text = file.read()
+    straight = '<child link="l_ankle_link"/>\n    <origin xyz="0 0 -0.2"'
+    assert straight in text
+    text = text.replace(straight, '<child link="l_ankle_link"/>\n    <origin xyz="0.03 0 -0.2"')
+    chain = RobotModel.from_urdf_string(text).chain("base_link", "l_sole")
+    solver = make_solver("geometric", chain)
+    assert abs(solver.two_link.kappa) > 0.1
+    targets, seeds_of = cases(chain, np.random.default_rng(7))
+    results = assert_leg_agrees(solver, targets, seeds_of)
+    assert sum(result.success for result in results) > 0.8 * len(results)
 
 
 @pytest.mark.parametrize("robot", ROBOTS)

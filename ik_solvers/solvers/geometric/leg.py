@@ -206,6 +206,8 @@ class LegSolver(BranchSolver):
             "middle": self._middle,
             "continuous": self._continuous,
             "rest_yaw": float(self._rest_q[0]),
+            "cos_kappa": math.cos(two.kappa),
+            "sin_kappa": math.sin(two.kappa),
         }
         return leg_layout.constants(values)
 

@@ -21,12 +21,15 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     B1,
     B2,
     CONTINUOUS,
+    COS_KAPPA,
     FOOT_OFFSET,
     HIP,
     HIP_PART,
     HIP_SIGN,
     KAPPA,
     KEPT,
+    KNEE,
+    KNEE_FK,
     LINK1_X,
     LINK1_Z,
     LINK2_X,
@@ -41,6 +44,7 @@ from ik_solvers.solvers.geometric.kernels.leg_layout import (
     SIGN3,
     SIGN4,
     SIGN5,
+    SIN_KAPPA,
     STRETCH,
     TOLERANCE,
     TURN_COS,
@@ -82,13 +86,14 @@ WORK = (PARTS + 4, max(len(BRANCHES), KEPT))  # solve's scratch: references, bes
 
 @inlined
 def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, references, preferred):
-    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason and
-    the hip part (:func:`hip_part`). At the hip gimbal the yaw is the feasible one nearest
+    """LegSolver._closed_form for one sole pose: the raw angles into q (N,); the reach reason, the
+    knee's FK values (:func:`knee_fk`) and the hip part (:func:`hip_part`). At the hip gimbal the yaw is the feasible one nearest
     ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
     part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
-    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
-    return knee_part(k, part, bend, q, angle, distance), part
+    stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    raw, knee = knee_part(k, part, bend, q, stretch)
+    return raw, knee, part
 
 
 @inlined
@@ -96,8 +101,8 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
     misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
-    follows the knee's ``bend``), then (from :data:`TRIG`) the cosine and sine of the yaw, the roll
-    and the foot roll, for the FK check (:func:`_checked`)."""
+    follows the knee's ``bend``), then (from :data:`TRIG`) the cosine and sine of the yaw, the roll,
+    the foot roll and the pitch sum, for the FK check (:func:`_checked`)."""
     foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
     hip = vector(k, HIP)
     yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, pitch_axis, turn)
@@ -113,11 +118,13 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
         c1, s1 = math.cos(yaw), math.sin(yaw)
     plane_x = rotate(vector(k, W1), c1, s1, rotate(vector(k, W2), c2, s2, vector(k, W6)))
     plane_z = cross(pitch_axis, plane_x)
+    pitch_x, pitch_y = dot(foot_axis, plane_x), dot(foot_axis, plane_z)
+    cp, sp = unit_xy(pitch_x, pitch_y)
     return (
         yaw,
         roll,
         foot,
-        math.atan2(dot(foot_axis, plane_z), dot(foot_axis, plane_x)),
+        math.atan2(pitch_y, pitch_x),
         dot(relative, plane_x) - k[UPPER_X],
         dot(relative, plane_z) - k[UPPER_Z],
         1.0 if lateral_miss else 0.0,
@@ -128,37 +135,56 @@ def hip_part(k, rotation, translation, hip_branch, turn, bend, references, prefe
         s2,
         c6,
         s6,
+        cp,
+        sp,
     )
 
 
 @inlined
 def _keep(k, part, row):
     """A hip pair's ``part`` (:func:`hip_part`) and its two-link's :func:`.two_link.stretch` into
-    ``row`` (:data:`KEPT`), for its other knee bend; that stretch (angle [rad], distance [m])."""
+    ``row`` (:data:`KEPT`), for its other knee bend; that stretch (angle [rad], distance [m], the
+    angle's cosine and sine)."""
     for i in range(HIP_PART):
         row[i] = part[i]
-    angle, distance = two_link.stretch(k, TWO_LINK, part[4], part[5])
-    row[STRETCH], row[STRETCH + 1] = angle, distance
-    return angle, distance
+    stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
+    row[STRETCH], row[STRETCH + 1], row[STRETCH + 2], row[STRETCH + 3] = stretch
+    return stretch
 
 
 @inlined
-def knee_part(k, part, bend, q, angle, distance):
+def knee_part(k, part, bend, q, stretch):
     """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in)
-    and its two-link's stretch (``angle`` [rad], ``distance`` [m]: :func:`.two_link.stretch`) on:
-    the knee's ``bend`` (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason."""
-    upper, knee, phi_upper, phi_knee, distance = two_link.bent(
-        k, TWO_LINK, part[4], part[5], bend, angle, distance
+    and its two-link's ``stretch`` (:func:`.two_link.stretch`'s four values) on:
+    the knee's ``bend`` (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason
+    and the knee's FK values (:func:`knee_fk`)."""
+    upper, knee, phi_upper, phi_knee, distance, x_a, y_a, c, s = two_link.bent(
+        k, TWO_LINK, part[4], part[5], bend, stretch[0], stretch[1], stretch[2], stretch[3]
     )
     q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
     q[4], q[5] = k[SIGN5] * (part[3] - phi_upper - phi_knee), part[2]
+    fk = knee_fk(k, q, x_a, y_a, c, s)
     if part[6] != 0.0:
-        return LATERAL
+        return LATERAL, fk
     if distance > k[REACH_MAX] + REACH_SLACK:
-        return FAR
+        return FAR, fk
     if distance < k[REACH_MIN] - REACH_SLACK:
-        return CLOSE
-    return 0
+        return CLOSE, fk
+    return 0, fk
+
+
+@inlined
+def knee_fk(k, q, x_a, y_a, c, s):
+    """What the FK check (:func:`.leg_forward.forward`) takes from the two-link rather than calling
+    cos and sin, as :data:`KNEE` floats: the raw q[2], q[3], q[4] [rad] (q (N,) as :func:`knee_part`
+    wrote it), then the cosine and sine of the upper leg's plane angle (from its arctangent's
+    operands ``x_a``, ``y_a``) and of the thigh's (the upper leg's and the knee's: the knee's from
+    ``c``, ``s``, the cosine and sine of phi_b + kappa, turned back by kappa). The leg's pitch
+    signs are the two-link's (LegSolver builds it from them), so these are the angles FK reads."""
+    c3, s3 = unit_xy(x_a, y_a)
+    cos_b = c * k[COS_KAPPA] + s * k[SIN_KAPPA]
+    sin_b = s * k[COS_KAPPA] - c * k[SIN_KAPPA]
+    return q[2], q[3], q[4], c3, s3, c3 * cos_b - s3 * sin_b, s3 * cos_b + c3 * sin_b
 
 
 @inlined
@@ -188,11 +214,12 @@ def _limit(k, q, references, reason):
 
 
 @inlined
-def _checked(k, rotation, translation, q, reason, part):
-    """The FK check of a branch's q (N,) (``part``: its hip part, :func:`forward`): (reason,
+def _checked(k, rotation, translation, q, reason, part, knee):
+    """The FK check of a branch's q (N,) (``part``: its hip part, ``knee``: its :func:`knee_fk`;
+    :func:`forward`): (reason,
     NOT_MET where it misses the target by more than the tolerance; position error [m], orientation
     error [rad])."""
-    fk_rotation, fk_translation = forward(k, q, part)
+    fk_rotation, fk_translation = forward(k, q, part, knee)
     return checked(fk_rotation, fk_translation, rotation, translation, k[TOLERANCE], reason)
 
 
@@ -201,9 +228,9 @@ def _branch(k, rotation, translation, references, preferred, branch, q):
     """One branch: q (N,) wrapped and clipped; (reason, position error [m], orientation error [rad]).
     ``preferred``: as :func:`closed_form` takes it."""
     hip, knee, turn = branch
-    raw, part = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
+    raw, fk, part = closed_form(k, rotation, translation, hip, knee, turn, q, references, preferred)
     reason = _limit(k, q, references, raw)
-    return _checked(k, rotation, translation, q, reason, part)
+    return _checked(k, rotation, translation, q, reason, part, fk)
 
 
 @inlined
@@ -249,9 +276,8 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     border = border or abs(turn) < TURN_BORDER
     bend = first[1] * k[NATURAL]
     part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
-    angle, distance = _keep(k, part, work[PARTS])
-    raw = knee_part(k, part, bend, best, angle, distance)
-    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part)
+    raw, fk = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
+    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part, fk)
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
@@ -289,13 +315,15 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 continue
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
-                raw = knee_part(k, kept, bend, row, kept[STRETCH], kept[STRETCH + 1])
+                stretch = (kept[STRETCH], kept[STRETCH + 1], kept[STRETCH + 2], kept[STRETCH + 3])
+                raw, fk = knee_part(k, kept, bend, row, stretch)
             else:
                 part = hip_part(
                     k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
                 )
-                angle, distance = _keep(k, part, kept)
-                raw = knee_part(k, part, bend, row, angle, distance)
+                raw, fk = knee_part(k, part, bend, row, _keep(k, part, kept))
+            for i in range(KNEE):
+                row[KNEE_FK + i] = fk[i]
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])
@@ -304,7 +332,10 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             pick = _nearest(reasons, distances, count, found[0] == 0, best_distance)
             if pick < 0:
                 break
-            checked = _checked(k, rotation, translation, work[2 + pick], 0, work[PARTS + _pair(first, pick)])
+            row = work[2 + pick]
+            checked = _checked(
+                k, rotation, translation, row, 0, work[PARTS + _pair(first, pick)], _knee_kept(row)
+            )
             if checked[0] == 0:
                 found, best_distance = checked, distances[pick]
                 _copy(work[2 + pick], best)
@@ -312,6 +343,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             reasons[pick] = checked[0]
     _copy(best, q)
     return found[0], found[1], found[2], best_distance <= closest
+
+
+@inlined
+def _knee_kept(row):
+    """The :func:`knee_fk` values a branch's scratch row keeps from :data:`KNEE_FK` on."""
+    at = KNEE_FK
+    return (row[at], row[at + 1], row[at + 2], row[at + 3], row[at + 4], row[at + 5], row[at + 6])
 
 
 @inlined

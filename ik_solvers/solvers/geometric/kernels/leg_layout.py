@@ -14,6 +14,7 @@ SCALARS = ("lateral", "hip_sign", "roll_sign", "sin_yaw", "sin_across", "cos_yaw
 SCALARS += ("sign3", "sign4", "sign5", "upper_x", "upper_z", "link2_x", "link2_z", "ankle_height")
 SCALARS += ("natural", "reach_min", "reach_max", "tolerance", "near_seed", "turn_cos", "turn_sin")
 SCALARS += ("rest_yaw",)  # the rest configuration's hip yaw [rad]: the gimbal's preferred yaw unseeded
+SCALARS += ("cos_kappa", "sin_kappa")  # of the two-link's kappa: the knee's angle from phi_b + kappa's
 SCALARS += two_link.LAYOUT  # the knee and upper leg's two-link block (kernels.two_link)
 JOINTS = ("lower", "upper", "middle", "continuous")
 # where each constant starts in ``k``: 3-vectors, then scalars, then N entries per joint table
@@ -32,15 +33,19 @@ REACH_MIN, REACH_MAX, TOLERANCE, NEAR_SEED = (
 )
 TURN_COS, TURN_SIN, TWO_LINK = OFFSETS["turn_cos"], OFFSETS["turn_sin"], OFFSETS[two_link.LAYOUT[0]]
 LINK1_X, LINK1_Z, KAPPA, REST_YAW = (OFFSETS[n] for n in ("link1_x", "link1_z", "kappa", "rest_yaw"))
+COS_KAPPA, SIN_KAPPA = OFFSETS["cos_kappa"], OFFSETS["sin_kappa"]
 LOWER, UPPER, MIDDLE, CONTINUOUS = (OFFSETS[n] for n in JOINTS)
 
 # a hip pair's part (kernels.leg.hip_part): yaw, roll, foot roll, pitch sum, the ankle (x, z),
 # the lateral miss, then SHARED (1.0 where it holds for both knee bends), then from TRIG the
-# cosine and sine of its yaw, roll and foot roll; HIP_PART entries in all. A pair's row in the
+# cosine and sine of its yaw, roll, foot roll and pitch sum; HIP_PART entries in all. A pair's row in the
 # seeded search's scratch (KEPT entries) adds from STRETCH the two-link's bend-free part
-# (kernels.two_link.stretch: the bend's angle, the distance), which both knee bends share
-SHARED, TRIG, HIP_PART = 7, 8, 14
-STRETCH, KEPT = HIP_PART, HIP_PART + 2
+# (kernels.two_link.stretch: the bend's angle, the distance, the angle's cosine and sine), which both knee bends share
+SHARED, TRIG, HIP_PART = 7, 8, 16
+STRETCH, KEPT = HIP_PART, HIP_PART + 4
+# a branch's row in the seeded search's scratch: its q (N entries), then from KNEE_FK the KNEE
+# values of kernels.leg.knee_fk (its raw pitch angles and their plane angles' cosines and sines)
+KNEE_FK, KNEE = N, 7
 
 
 def constants(values: dict) -> np.ndarray:

@@ -39,34 +39,44 @@ def block(two_link) -> list[float]:
 def solve(k, at, dx, dz, bend):
     """TwoLink.solve for the block at ``k[at:]``: (theta_a, theta_b, phi_a, phi_b, distance) for
     the end at (dx, dz) [m] in plane coordinates, ``bend`` +1 or -1."""
-    angle, distance = stretch(k, at, dx, dz)
-    return bent(k, at, dx, dz, bend, angle, distance)
+    angle, distance, cosine, sine = stretch(k, at, dx, dz)
+    return bent(k, at, dx, dz, bend, angle, distance, cosine, sine)[:5]
 
 
 @inlined
 def stretch(k, at, dx, dz):
     """What :func:`solve` works out the same for both bends: the bend's angle from the stretch
-    [rad] (the ``bend`` +1 one; -1 negates it exactly) and the distance to (dx, dz) [m]."""
+    [rad] (the ``bend`` +1 one; -1 negates it exactly), the distance to (dx, dz) [m], and the
+    angle's cosine and sine (its arctangent's operands, a unit vector to rounding)."""
     length1, length2 = k[at + LENGTH1], k[at + LENGTH2]
     distance_sq = dx * dx + dz * dz
     cosine = (distance_sq - length1 * length1 - length2 * length2) / (2.0 * length1 * length2)
     cosine = min(max(cosine, -1.0), 1.0)
     if cosine > STRETCHED:
         cosine = 1.0
-    return math.atan2(math.sqrt(1.0 - cosine * cosine), cosine), math.sqrt(distance_sq)
+    sine = math.sqrt(1.0 - cosine * cosine)
+    return math.atan2(sine, cosine), math.sqrt(distance_sq), cosine, sine
 
 
 @inlined
-def bent(k, at, dx, dz, bend, angle, distance):
-    """:func:`solve` from its :func:`stretch` (``angle`` [rad], ``distance`` [m]) on, for ``bend``."""
+def bent(k, at, dx, dz, bend, angle, distance, cosine, sine):
+    """:func:`solve` from its :func:`stretch` (``angle`` [rad], ``distance`` [m], the angle's
+    ``cosine`` and ``sine``) on, for ``bend``; after :func:`solve`'s five values, phi_a's
+    arctangent's operands (x, y) and the cosine and sine of phi_b + kappa, for an FK check of the
+    answer. Where the bend's angle is neither wrapped nor clipped, phi_b + kappa is bend × angle to
+    rounding, so its cosine and sine are the stretch's (sin is odd) rather than computed."""
     psi = bend * angle
     lower_b, upper_b, sign_b, kappa = k[at + LOWER_B], k[at + UPPER_B], k[at + SIGN_B], k[at + KAPPA]
-    theta_b = wrap(sign_b * (psi - kappa), 0.5 * (lower_b + upper_b))
-    theta_b = min(max(theta_b, lower_b), upper_b)
+    raw = sign_b * (psi - kappa)
+    theta_b = min(max(wrap(raw, 0.5 * (lower_b + upper_b)), lower_b), upper_b)
     phi_b = sign_b * theta_b
-    c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
+    if theta_b == raw:
+        c, s = cosine, bend * sine
+    else:
+        c, s = math.cos(phi_b + kappa), math.sin(phi_b + kappa)
     x1, z1, ratio = k[at + LINK1_X], k[at + LINK1_Z], k[at + RATIO]
     tx, tz = turn(c, s, ratio * x1, ratio * z1)
     vx, vz = x1 + tx, z1 + tz
-    phi_a = math.atan2(dz * vx - dx * vz, dx * vx + dz * vz)
-    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, distance
+    x_a, y_a = dx * vx + dz * vz, dz * vx - dx * vz
+    phi_a = math.atan2(y_a, x_a)
+    return k[at + SIGN_A] * phi_a, theta_b, phi_a, phi_b, distance, x_a, y_a, c, s
