@@ -84,6 +84,8 @@ class ServoBridge:
         # [s] the time the servos move in, for the follow check: None = the cycle's (wall) time; a
         # simulated robot's (servo_bridge on use_sim_time) judges servos that move in simulated time
         self.servo_clock: Callable[[], float] | None = None
+        # what stamps a reading (JointReading.read_at): read just before the group read is sent
+        self.read_clock: Callable[[], object] = time.monotonic
         self.next_reopen = 0.0
         self.failed_group_reads = 0  # cycles in a row whose group read failed
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
@@ -256,6 +258,7 @@ class ServoBridge:
             goals = self.next_goals(dt)
             self.last_write = self.clock()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
+            read_at = self.read_clock()
             states = self._read_states()
             self._watch_following(now, goals, states)
         except BusError as error:
@@ -263,7 +266,7 @@ class ServoBridge:
             return None
         self.healthy = len(states) == len(self.ids) and not self.health.troubled()
         self.health.record_cycle(now, self.healthy)
-        return self._reading(states)
+        return self._reading(states, read_at)
 
     def _silent_too_long(self) -> bool:
         """Whether the last write every servo heard is REARM_SHARE of the watchdog period ago."""
@@ -373,7 +376,7 @@ class ServoBridge:
                 return f"alert (Hardware Error Status unreadable: {error})"
         return hardware_error_text(protocol, bits)
 
-    def _reading(self, states: dict[int, ServoState]) -> JointReading | None:
+    def _reading(self, states: dict[int, ServoState], read_at: object) -> JointReading | None:
         if not states:
             return None
         answered = [j for j in self.joints if j.servo_id in states]
@@ -382,6 +385,7 @@ class ServoBridge:
             positions=[j.to_angle(states[j.servo_id].position) for j in answered],
             velocities=[j.direction * states[j.servo_id].velocity * j.model.velocity_unit for j in answered],
             loads=[j.direction * states[j.servo_id].load / 1000.0 for j in answered],
+            read_at=read_at,
         )
 
     # -- port loss ----------------------------------------------------------------------------
