@@ -55,6 +55,10 @@ EMULATED_LATENCY_MS = 50.0
 # newest, 20-30 ms old, and the inputs' age jumped from tick to tick (docs/hardware.md, "The walk
 # through the bus: where its loop delay came from").
 BUS_SAMPLE_AGE = 0.02
+# ik_node's answer to walk_node's target, published after the legs' command: behind the bus each
+# period waits for it too (sim_node's lock_step_answer), else a write of a command made for an arm
+# target, still holding the legs' answer to the period before, ran the period (ik_solvers.sim.lock_step)
+WALK_ANSWER = "/whole_body/torso_pose"
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +85,10 @@ def walk_sim_parameters(protocol: str | None) -> list[str]:
     servos follow the bus's goals; its states go to the emulator."""
     if not protocol:
         return []
-    return ["-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+    return [
+        *("-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"),
+        *("-p", f"lock_step_answer:={WALK_ANSWER}"),
+    ]
 
 
 def measured_states(protocol: str | None) -> str:
