@@ -47,6 +47,7 @@ from ik_solvers.hardware.bus_backends import make_bus
 from ik_solvers.hardware.calibration import CalibrationError, load_calibration, urdf_limits
 from ik_solvers.hardware.follow_monitor import FollowLimits
 from ik_solvers.hardware.paced_loop import PacedLoop, take_fifo_priority
+from ik_solvers.hardware.reading_dates import ReadingDates
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
@@ -139,6 +140,7 @@ class ServoBridgeNode(Node):
         if self.get_parameter("use_sim_time").value:  # simulated servos: followed in simulated time
             self.bridge.servo_clock = lambda: self.get_clock().now().nanoseconds * 1e-9
         self.bridge.read_clock = self.get_clock().now  # the stamp of each reading (see _joint_state)
+        self.dates = ReadingDates()  # readings a lock-stepped simulated clock cannot date are left out
         self.efforts = {n: lim[3] for n, lim in limits.items()}
         self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
         unknown = sorted(set(self.command_joints) - set(calibration.joint_names))
@@ -207,7 +209,7 @@ class ServoBridgeNode(Node):
         servo changed between healthy and troubled."""
         with self.bus_lock:
             reading = self.bridge.cycle(now)
-        if reading is not None:
+        if reading is not None and self.dates.dated(reading.read_at.nanoseconds, reading.positions):
             self.states.publish(self._joint_state(reading))
         health = self.bridge.health
         while health.events:
