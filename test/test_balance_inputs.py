@@ -14,6 +14,7 @@ from builtin_interfaces.msg import Time
 from sensor_msgs.msg import Imu, JointState
 
 from ik_solvers import RobotModel
+from ik_solvers.demo.servo_bus import BUS_SAMPLE_AGE
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.balance_inputs import BalanceInputs
 from ik_solvers.whole_body import CenterOfMass, StanceSolver, WalkConfig, WalkingPatternGenerator
@@ -130,6 +131,6 @@ def _ages_behind_the_bus(model, sample_age: float) -> set[float]:
 
 
 def test_through_the_bus_the_inputs_are_sampled_at_a_steady_age(model):
-    assert _ages_behind_the_bus(model, 0.02) == {20}  # a sample age past the late arrivals
+    assert _ages_behind_the_bus(model, BUS_SAMPLE_AGE) == {20}
     # walk_node's default, right behind the simulator alone, lets the age jump from tick to tick
     assert _ages_behind_the_bus(model, 0.01) == {10, 20}

@@ -201,6 +201,7 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
         *robot,
         *sim_time,
         *falls,
+        *bus.walk_parameters,
     ]
     for name, value in overrides.items():  # after the file: these win
         walk_node += ["-p", f"walk.{name}:={str(value).lower()}"]

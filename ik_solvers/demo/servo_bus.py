@@ -47,6 +47,17 @@ SIM_STATE_RATE = 100.0  # [Hz] sim_node's states, read by the emulator only (the
 # With 50 ms the SDK waits ~102 ms: timeouts in a demo run beside a CPU-bound neighbour fell from
 # 69-113 to 12-32 (load 9-12; docs/hardware.md). A real adapter keeps the bridge's default.
 EMULATED_LATENCY_MS = 50.0
+# [s] walk_node's stabiliser.sample_age through the bus (10 ms without it). The stabiliser samples
+# its joints and IMU as of this long before each tick, by their stamps, and needs the joints of
+# that instant to have arrived: behind the simulator alone a period's state is there before the
+# next period's tick, but the bus delivers it a bridge cycle later, and in 10-15 % of walk_node's
+# ticks (--walk-only runs at load 10-17) the joints of 10 ms before had not come; it then took the
+# newest, 20-30 ms old, and the inputs' age jumped from tick to tick (docs/hardware.md, "The walk
+# through the bus: where its loop delay came from"). Still so with the emulator releasing a period
+# only after a read's answers (7-11 % of the periods' readings came after the next state): with
+# 10 ms the forward metre slipped 1.5-3.1 mm but 3 of 4 Dynamixel runs fell in the arms part; with
+# 20 ms none of 2, slipping 6.0-7.0 mm ("... the legs' answer, the readings' dates, the release").
+BUS_SAMPLE_AGE = 0.02
 # ik_node's answer to walk_node's target, published after the legs' command: behind the bus each
 # period waits for it too (sim_node's lock_step_answer), else a write of a command made for an arm
 # target, still holding the legs' answer to the period before, ran the period (ik_solvers.sim.lock_step)
@@ -153,7 +164,7 @@ def format_section(summary: dict) -> str:
 
 class WalkBus:
     """The bus in the free-standing demo, or nothing when ``protocol`` is None (every method then
-    does nothing): sim_node's arguments, the bus's processes, the latency recorder, the report.
+    does nothing): sim_node's and walk_node's arguments, the bus's processes, the latency recorder, the report.
 
     Args:
         protocol: ``dynamixel``, ``feetech`` or None.
@@ -167,6 +178,7 @@ class WalkBus:
         self.recorder = BusLatencyRecorder(joints)
         self.stats: Path | None = None
         self.sim_parameters = walk_sim_parameters(protocol)
+        self.walk_parameters = ["-p", f"stabiliser.sample_age:={BUS_SAMPLE_AGE}"] if protocol else []
         self.measured_states = measured_states(protocol)
 
     def start(self, children: Children) -> None:
