@@ -22,8 +22,8 @@ period once they carry the controllers' command of that period (:func:`goals_car
 bus has. Goals count only while they carry the newest command (:meth:`LockStepGate.withdraw`):
 ik_node publishes a command for every arm target and velocity-limited step too, stamped with
 the period, holding the legs' answer to the one before until it has solved walk_node's target; a
-write of such a command let the period run on the legs' old answer (behind the bus in 0-1
-periods, a jitter; the arms part of ``ik_demo --walk-only --servo-bus`` fell in 2 of 5 runs).
+write of such a command let the period run on the legs' old answer (a delay of 0 or 1 period
+by a race, the jitter the open-loop gait feels; docs/hardware.md).
 With the answer to walk_node as a pacing source (sim_node's ``lock_step_answer``, ik_node's
 ``whole_body/torso_pose``, published after the legs' command), a period runs on goals that
 carry the legs' answer to it.
