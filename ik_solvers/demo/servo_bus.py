@@ -56,7 +56,7 @@ EMULATED_LATENCY_MS = 50.0
 # through the bus: where its loop delay came from"). Still so with the emulator releasing a period
 # only after a read's answers (7-11 % of the periods' readings came after the next state): with
 # 10 ms the forward metre slipped 1.5-3.1 mm but 3 of 4 Dynamixel runs fell in the arms part; with
-# 20 ms 1 of 3, slipping 6.0-9.8 mm ("... the legs' answer, the readings' dates, the release").
+# 20 ms 2 of 4 (one Feetech), slipping 6.0-9.8 mm ("... the legs' answer, the readings' dates, the release").
 BUS_SAMPLE_AGE = 0.02
 # ik_node's answer to walk_node's target, published after the legs' command: behind the bus each
 # period waits for it too (sim_node's lock_step_answer), else a write of a command made for an arm
