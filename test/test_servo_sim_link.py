@@ -65,10 +65,10 @@ def test_the_port_opens_once_the_simulator_is_heard_and_takes_the_goals(
 
 
 def test_a_cycles_new_goals_go_out_even_right_after_the_goals_before(make_node, executor):
-    # The emulated servos publish their goals when an instruction arrives, before it acts: a
-    # cycle's Sync Write publishes the goals before it, its Sync Read ~2 ms later the new ones. A
-    # plain 200 Hz limit dropped those until the next cycle: in ik_demo --servo-bus every
-    # lock-stepped period waited two bus cycles (real-time factor 0.50). Repeats stay limited.
+    # The emulated servos publish their goals after each answered instruction: goals published
+    # a moment before (a read of the cycle before) must not hold back a cycle's new ones. A plain
+    # 200 Hz limit dropped those until the next cycle: in ik_demo --servo-bus every lock-stepped
+    # period waited two bus cycles (real-time factor 0.50). Repeats stay limited.
     # (the publisher keeps only the latest: the goals before may be overwritten before delivery)
     calibration = load_calibration(CALIBRATION)
     link = SimLink(calibration)  # in this process: the goals are handed to it as the bus loop does
@@ -77,9 +77,10 @@ def test_a_cycles_new_goals_go_out_even_right_after_the_goals_before(make_node, 
         goals: list[JointState] = []
         simulator.create_subscription(JointState, GOALS_TOPIC, goals.append, 10)
         assert spin_until(executor, lambda: link.publisher.get_subscription_count() > 0, timeout=30.0)
-        for ticks in (2048, 2100, 2100):  # the write's arrival, the read's, a repeat at once
+        for ticks in (2048, 2100, 2100):  # a read's answer, the next one's, a repeat at once
             for joint in calibration.joints:
                 link.position_source(joint.servo_id, ticks)
+            link.publish_goals()
         new = pytest.approx([j.to_angle(2100) for j in calibration.joints])
         carrying = lambda: [g for g in goals if list(g.position) == new]
         assert spin_until(executor, carrying, timeout=10.0), "the new goals never went out"

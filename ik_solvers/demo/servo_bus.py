@@ -53,8 +53,15 @@ EMULATED_LATENCY_MS = 50.0
 # next period's tick, but the bus delivers it a bridge cycle later, and in 10-15 % of walk_node's
 # ticks (--walk-only runs at load 10-17) the joints of 10 ms before had not come; it then took the
 # newest, 20-30 ms old, and the inputs' age jumped from tick to tick (docs/hardware.md, "The walk
-# through the bus: where its loop delay came from").
+# through the bus: where its loop delay came from"). Still so with the emulator releasing a period
+# only after a read's answers (7-11 % of the periods' readings came after the next state): with
+# 10 ms the forward metre slipped 1.5-3.1 mm but 3 of 4 Dynamixel runs fell in the arms part; with
+# 20 ms 2 of 4 (one Feetech), slipping 6.0-9.8 mm ("... the legs' answer, the readings' dates, the release").
 BUS_SAMPLE_AGE = 0.02
+# ik_node's answer to walk_node's target, published after the legs' command: behind the bus each
+# period waits for it too (sim_node's lock_step_answer), else a write of a command made for an arm
+# target, still holding the legs' answer to the period before, ran the period (ik_solvers.sim.lock_step)
+WALK_ANSWER = "/whole_body/torso_pose"
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +88,10 @@ def walk_sim_parameters(protocol: str | None) -> list[str]:
     servos follow the bus's goals; its states go to the emulator."""
     if not protocol:
         return []
-    return ["-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"]
+    return [
+        *("-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"),
+        *("-p", f"lock_step_answer:={WALK_ANSWER}"),
+    ]
 
 
 def measured_states(protocol: str | None) -> str:

@@ -20,6 +20,7 @@ servos move in simulated time, which a loaded machine runs slower than the wall 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -74,6 +75,8 @@ class ServoBridge:
         # [s] the time the servos move in, for the follow check: None = the cycle's (wall) time; a
         # simulated robot's (servo_bridge on use_sim_time) judges servos that move in simulated time
         self.servo_clock: Callable[[], float] | None = None
+        # what stamps a reading (JointReading.read_at): read just before the group read is sent
+        self.read_clock: Callable[[], object] = time.monotonic
         self.next_reopen = 0.0
         self.health = BusHealth.for_servos({j.servo_id: j.joint for j in self.joints})
         self.monitor = FollowMonitor(len(self.joints), config.follow)
@@ -209,6 +212,7 @@ class ServoBridge:
             goals = self.stepper.next_goals(dt, self.healthy and self.torque_on)
             self.watchdog.heard()
             self.bus.sync_write("goal_position", dict(zip(self.ids, self.calibration.to_ticks(goals))))
+            read_at = self.read_clock()
             states = self.reader.read()
             self._watch_following(now, goals, states)
         except BusError as error:
@@ -216,7 +220,7 @@ class ServoBridge:
             return None
         self.healthy = len(states) == len(self.ids) and not self.health.troubled()
         self.health.record_cycle(now, self.healthy)
-        return self.reader.reading(states)
+        return self.reader.reading(states, read_at)
 
     def _watch_following(self, now: float, goals: np.ndarray, states: dict[int, ServoState]) -> None:
         """Judge which servos follow their goals (with torque on); re-arm an expired bus watchdog,

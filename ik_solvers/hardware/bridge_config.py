@@ -82,3 +82,5 @@ class JointReading:
     positions: list[float]  # [rad]
     velocities: list[float]  # [rad/s]
     loads: list[float]  # fraction of the servo's maximum torque, signed
+    read_at: object = None  # the bridge's ``read_clock`` just before the read was sent: the instant
+    # the positions are from (after the cycle's write, so no period that write releases is in it)

@@ -35,7 +35,6 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
-from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool
@@ -49,6 +48,7 @@ from ik_solvers.hardware.calibration import CalibrationError, load_calibration, 
 from ik_solvers.hardware.follow_monitor import FollowLimits
 from ik_solvers.hardware.goal_stepper import limb_chains
 from ik_solvers.hardware.paced_loop import PacedLoop, take_fifo_priority
+from ik_solvers.hardware.reading_dates import ReadingDates
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
@@ -141,6 +141,8 @@ class ServoBridgeNode(Node):
         self.bridge = ServoBridge(calibration, bus, velocities, config, limb_chains(model))
         if self.get_parameter("use_sim_time").value:  # simulated servos: followed in simulated time
             self.bridge.servo_clock = lambda: self.get_clock().now().nanoseconds * 1e-9
+        self.bridge.read_clock = self.get_clock().now  # the stamp of each reading (see _joint_state)
+        self.dates = ReadingDates()  # readings a lock-stepped simulated clock cannot date are left out
         self.efforts = {n: lim[3] for n, lim in limits.items()}
         self.command_joints = [j for j in p["command_joints"] if j] or list(calibration.joint_names)
         unknown = sorted(set(self.command_joints) - set(calibration.joint_names))
@@ -207,11 +209,10 @@ class ServoBridgeNode(Node):
         """One bus cycle started at ``now`` [s] (the bus thread); publish what the servos answered,
         the log lines, and the diagnostics every DIAGNOSTICS_PERIOD and at once when the bus or a
         servo changed between healthy and troubled."""
-        stamp = self.get_clock().now()  # before the write: see _joint_state
         with self.bus_lock:
             reading = self.bridge.cycle(now)
-        if reading is not None:
-            self.states.publish(self._joint_state(reading, stamp))
+        if reading is not None and self.dates.dated(reading.read_at.nanoseconds, reading.positions):
+            self.states.publish(self._joint_state(reading))
         health = self.bridge.health
         while health.events:
             event = health.events.popleft()
@@ -229,16 +230,18 @@ class ServoBridgeNode(Node):
         self.get_logger().error(f"the bus cycle failed, stopping: {error!r}")
         stop_signals.request_stop()
 
-    def _joint_state(self, reading: JointReading, stamp: Time) -> JointState:
-        """The servos' answer, stamped ``stamp``: the cycle's start, before its write. On hardware
-        the read follows within the cycle's few ms. Behind a lock-stepped simulator the write
-        releases the next period, whose clock could reach the node before the cycle ended while
-        the servos had answered from the state before: a stamp taken after the cycle was one
-        period (10 ms) too new in 35 % of the readings of a walk (docs/hardware.md), a jitter
-        walk_node's stabiliser reads as motion."""
+    def _joint_state(self, reading: JointReading) -> JointState:
+        """The servos' answer, stamped with the node's clock read just before the cycle's read was
+        sent, after its write: the instant the positions are from (on hardware, the read follows
+        within a millisecond). Behind a lock-stepped simulator a write releases the next period,
+        whose clock can reach the node before the read's answer while the servos answered from the
+        state before: a stamp taken after the cycle was one period (10 ms) too new in 35 % of the
+        readings of a walk; one taken at the cycle's start, before its write, one period too old in
+        12.6 % of those walk_node keeps (a period released by the cycle before ran during the
+        write). Either is a jitter walk_node's stabiliser reads as motion (docs/hardware.md)."""
         msg = JointState(name=reading.names, position=reading.positions, velocity=reading.velocities)
         msg.effort = [load * self.efforts[name] for name, load in zip(reading.names, reading.loads)]
-        msg.header.stamp = stamp.to_msg()
+        msg.header.stamp = reading.read_at.to_msg()
         return msg
 
     def on_diagnostics(self) -> None:

@@ -91,8 +91,9 @@ class StateReader:
                 return f"alert (Hardware Error Status unreadable: {error})"
         return hardware_error_text(self.calibration.protocol, bits)
 
-    def reading(self, states: dict[int, ServoState]) -> JointReading | None:
-        """The joints' state from the servos' ``states`` (those that answered); None when none did."""
+    def reading(self, states: dict[int, ServoState], read_at: object) -> JointReading | None:
+        """The joints' state from the servos' ``states`` (those that answered), dated ``read_at``
+        (the bridge's read clock just before the read was sent); None when none did."""
         if not states:
             return None
         joints = self.calibration.joints
@@ -102,4 +103,5 @@ class StateReader:
             positions=[j.to_angle(states[j.servo_id].position) for j in answered],
             velocities=[j.direction * states[j.servo_id].velocity * j.model.velocity_unit for j in answered],
             loads=[j.direction * states[j.servo_id].load / 1000.0 for j in answered],
+            read_at=read_at,
         )

@@ -19,7 +19,14 @@ them answering a period let it run while the walk node, paused by a busy machine
 90 ms old: the stabilised demo fell in its arms part). Goals count for a
 period once they carry the controllers' command of that period (:func:`goals_carry`), or once
 ``BUS_WAIT`` has passed since that command came: the period then runs on the stale goals the
-bus has.
+bus has. Goals count only while they carry the newest command (:meth:`LockStepGate.withdraw`):
+ik_node publishes a command for every arm target and velocity-limited step too, stamped with
+the period, holding the legs' answer to the one before until it has solved walk_node's target; a
+write of such a command let the period run on the legs' old answer (a delay of 0 or 1 period
+by a race, the jitter the open-loop gait feels; docs/hardware.md).
+With the answer to walk_node as a pacing source (sim_node's ``lock_step_answer``, ik_node's
+``whole_body/torso_pose``, published after the legs' command), a period runs on goals that
+carry the legs' answer to it.
 """
 
 from __future__ import annotations
@@ -73,6 +80,11 @@ class LockStepGate:
         """Record a command of ``source`` stamped ``stamp`` [s] (simulated time)."""
         self.latest_stamps[source] = max(self.latest_stamps[source], stamp)
 
+    def withdraw(self, source: int) -> None:
+        """What ``source`` sent no longer counts (behind a bus: newer commands came than the goals
+        in hand carry); the next period waits for it again."""
+        self.latest_stamps[source] = -float("inf")
+
     def add_source(self, stamp: float) -> int:
         """A source that joins now with its first stamp [s] (simulated time); its index."""
         self.latest_stamps.append(stamp)
@@ -95,3 +107,41 @@ class LockStepGate:
     def advanced(self, wall: float) -> None:
         """The period ran; the next one starts waiting at ``wall`` [s]."""
         self.period_start_wall = wall
+
+
+@dataclass
+class BusGoals:
+    """Behind a servo bus: the controllers' newest command (watched, source 1 of ``gate``) and the
+    goals the bus last wrote (applied), which count for the period as source 0 only while they
+    carry that command (or after BUS_WAIT: stale goals, counted).
+
+    Args:
+        gate: the lock-step gate, made with ``sources`` 2.
+    """
+
+    gate: LockStepGate
+    watched: dict[str, float] = field(default_factory=dict)  # joint -> [rad], the newest command
+    watched_wall: float = 0.0  # [s] wall time (monotonic) it came
+    goals: tuple[list[str], list[float]] = ((), ())  # the bus's last goals: names, [rad]
+    stale_periods: int = 0  # periods released by goals without the controllers' command
+
+    def command(self, names: list[str], positions: list[float], stamp: float, wall: float) -> None:
+        """A controllers' command stamped ``stamp`` [s] (simulated) came at ``wall`` [s]; goals in
+        hand that do not carry it no longer count."""
+        self.watched, self.watched_wall = dict(zip(names, positions)), wall
+        if not goals_carry(*self.goals, self.watched):
+            self.gate.withdraw(0)
+        self.gate.command(stamp, source=1)
+
+    def written(self, names: list[str], positions: list[float], sim_time: float, wall: float) -> bool:
+        """The bus wrote ``positions`` [rad] at ``wall`` [s], the simulation standing at
+        ``sim_time`` [s]; True when they count for the period (the gate may then advance)."""
+        self.goals = (list(names), list(positions))
+        if self.gate.latest_stamps[1] < sim_time - STAMP_TOLERANCE:
+            return False  # the controllers have not answered the period: only goals written after count
+        if not goals_carry(*self.goals, self.watched):
+            if wall - self.watched_wall < BUS_WAIT:
+                return False
+            self.stale_periods += 1
+        self.gate.command(sim_time)  # written after the period's command: after its state too
+        return True

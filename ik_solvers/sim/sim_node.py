@@ -33,9 +33,10 @@ Two ways to keep time:
   Behind a servo bus (``ik_demo --servo-bus``), ``bus_goals`` names the topic of the goals the
   bus wrote (sensor_msgs/JointState, stamped with the simulated time of the newest state the bus
   had): the servos follow those, ``joint_commands`` (the controllers') are only watched, and a
-  period waits for both: it runs on the first bus write that carries the controllers' command of
-  the period (or on the bus's stale goals after ``BUS_WAIT``): never ahead of the controllers, and
-  the delay the bus adds in simulated time is that of ``command_latency`` alone.
+  period waits for both: it runs on the first bus write that carries the controllers' newest
+  command of the period (or on the bus's stale goals after ``BUS_WAIT``): never ahead of the
+  controllers, and the delay the bus adds in simulated time is that of ``command_latency`` alone
+  (:class:`~ik_solvers.sim.lock_step.BusGoals`).
 
 Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
 ``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
@@ -45,7 +46,8 @@ packaged humanoid; meshes found through ``package://``, ``file://``, relative pa
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
 ``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``lock_step_pace`` ("": the topic, geometry_msgs/PointStamped,
 of a controller every period also waits for once it has been heard, e.g. walk_node's ``~/zmp``:
-:mod:`ik_solvers.sim.lock_step`), ``servo_model`` (``ideal``, a servo model or a YAML file of
+:mod:`ik_solvers.sim.lock_step`), ``lock_step_answer`` ("": the same for a geometry_msgs/PoseStamped
+topic, e.g. ik_node's ``whole_body/torso_pose``, its answer to walk_node), ``servo_model`` (``ideal``, a servo model or a YAML file of
 them per joint: :mod:`ik_solvers.sim.servo_models`), ``command_latency`` [s] (0), ``imu.<field>``;
 see :class:`ik_solvers.sim.mujoco_robot.ServoConfig` and :class:`ik_solvers.sim.imu.ImuConfig`.
 """
@@ -55,6 +57,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from functools import partial
 
 import numpy as np
 from geometry_msgs.msg import PointStamped, PoseStamped
@@ -74,7 +77,7 @@ from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule, field_rules
 from ik_solvers.sensors.attitude import AttitudeFilter
 from ik_solvers.sim.imu import ImuConfig, ImuSample, NoisyImu
-from ik_solvers.sim.lock_step import BUS_WAIT, STAMP_TOLERANCE, LockStepGate, goals_carry
+from ik_solvers.sim.lock_step import BusGoals, LockStepGate
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig, UnstableSimulation
 
 MAX_CATCH_UP = 0.1  # [s] most simulated time advanced in one tick when the process fell behind
@@ -107,6 +110,12 @@ NODE_RULES = {
         "",
         "topic (geometry_msgs/PointStamped) of the controller each lock-stepped period also waits "
         "for, once it has been heard",
+        start_up_only=True,
+    ),
+    "lock_step_answer": Rule(
+        "",
+        "topic (geometry_msgs/PoseStamped) of the answer to the pacing controller each lock-stepped "
+        "period also waits for, once it has been heard",
         start_up_only=True,
     ),
 }
@@ -165,17 +174,17 @@ class SimNode(Node):
         )
         if bus_goals:
             self.create_subscription(JointState, bus_goals, self.on_bus_goals, 10)
-        self.pace_source: int | None = None  # the gate's source of lock_step_pace, once heard
-        if self.parameters["lock_step_pace"] and self.parameters["lock_step"]:
-            self.create_subscription(PointStamped, self.parameters["lock_step_pace"], self.on_pace, 10)
-        self.watched: dict[str, float] = {}  # the controllers' newest command behind a bus [rad]
-        self.watched_wall = 0.0  # [s] wall time (monotonic) it came
-        self.stale_periods = 0  # lock-stepped periods run on goals without the controllers' command
+        self.pace_sources: dict[str, int] = {}  # topic -> the gate's source, once heard
+        for parameter, kind in (("lock_step_pace", PointStamped), ("lock_step_answer", PoseStamped)):
+            topic = self.parameters[parameter]
+            if topic and self.parameters["lock_step"]:
+                self.create_subscription(kind, topic, partial(self.on_pace, topic), 10)
         self.create_service(SetBool, "~/set_torque", self.on_set_torque)
         self.wall_start = self.report_wall = time.monotonic()
         self.clock_wall = -math.inf  # [s] wall time of the last /clock message
         self.report_sim = 0.0
         self.gate = self._lock_step_gate()
+        self.bus = BusGoals(self.gate) if self.gate is not None and bus_goals else None
         self.create_timer(1.0 / rate, self.on_tick)
         self.parameters.on_change(self.apply_parameters)
         base = "floating base" if config.floating_base else "fixed base"
@@ -217,38 +226,31 @@ class SimNode(Node):
             self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9)
             self._lock_step()
 
-    def on_pace(self, message: PointStamped) -> None:
-        """The pacing controller has answered the period it is stamped with (``lock_step_pace``)."""
+    def on_pace(self, topic: str, message: PointStamped | PoseStamped) -> None:
+        """A pacing controller (``lock_step_pace``), or the answer to it (``lock_step_answer``),
+        has answered the period it is stamped with."""
         stamp = Time.from_msg(message.header.stamp).nanoseconds * 1e-9
-        if self.pace_source is None:
-            self.pace_source = self.gate.add_source(stamp)
-            pace = self.parameters["lock_step_pace"]
-            self.get_logger().info(f"lock-step: every period now waits for {pace} too")
-        self.gate.command(stamp, source=self.pace_source)
+        if topic not in self.pace_sources:
+            self.pace_sources[topic] = self.gate.add_source(stamp)
+            self.get_logger().info(f"lock-step: every period now waits for {topic} too")
+        self.gate.command(stamp, source=self.pace_sources[topic])
         self._lock_step()
 
     def on_watched(self, message: JointState) -> None:
         """A controller's command while the servos follow ``bus_goals``: its stamp and positions
         let a period run once the bus delivers them."""
-        if self.gate is not None:
-            self.watched = dict(zip(message.name, message.position))
-            self.watched_wall = time.monotonic()
-            self.gate.command(Time.from_msg(message.header.stamp).nanoseconds * 1e-9, source=1)
+        if self.bus is not None:
+            stamp = Time.from_msg(message.header.stamp).nanoseconds * 1e-9
+            self.bus.command(list(message.name), list(message.position), stamp, time.monotonic())
 
     def on_bus_goals(self, message: JointState) -> None:
         """The goals the bus wrote: applied; in lock step they count for the period once they carry
         the controllers' newest command, or BUS_WAIT after it came (counted as stale)."""
         self._apply(message)
-        if self.gate is None:
-            return
-        if self.gate.latest_stamps[1] < self.robot.time - STAMP_TOLERANCE:
-            return  # the controllers have not answered the period: only goals written after count
-        if not goals_carry(list(message.name), list(message.position), self.watched):
-            if time.monotonic() - self.watched_wall < BUS_WAIT:
-                return
-            self.stale_periods += 1
-        self.gate.command(self.robot.time)  # written after the period's command: after its state too
-        self._lock_step()
+        if self.bus is not None:
+            names, positions = list(message.name), list(message.position)
+            if self.bus.written(names, positions, self.robot.time, time.monotonic()):
+                self._lock_step()
 
     def _apply(self, message: JointState) -> None:
         """Set the targets of ``message``; warn (at most every WARNING_THROTTLE per kind, each
@@ -355,7 +357,7 @@ class SimNode(Node):
         self.report_wall, self.report_sim = now, self.robot.time
         self.rtf_publisher.publish(Float64(data=factor))
         waits = "" if self.gate is None else f", {self.gate.timeouts} periods without a current command"
-        waits += f", {self.stale_periods} on stale bus goals" if self.parameters["bus_goals"] else ""
+        waits += f", {self.bus.stale_periods} on stale bus goals" if self.bus is not None else ""
         self.get_logger().info(f"real-time factor {factor:.3f} (simulated {self.robot.time:.1f} s{waits})")
 
 

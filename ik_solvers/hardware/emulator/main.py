@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"servo_bus_emulator: {error}", file=sys.stderr)
             return 1
     protocol, servos = make_servos(args, sim_link.position_source if sim_link else None)
-    pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link)
+    answered = sim_link.publish_goals if sim_link else None
+    pty_bus = PtyBus(make_emulated_bus(protocol, servos), args.baud_rate, args.link, answered)
     port = pty_bus.open()
     print(
         json.dumps({"port": port, "protocol": protocol, "servos": len(servos), "scheduling": scheduling}),

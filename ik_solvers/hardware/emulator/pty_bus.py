@@ -27,6 +27,7 @@ import os
 import select
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -62,10 +63,18 @@ class BusStats:
 
 
 class PtyBus:
-    """``bus`` served on a pseudo-terminal at ``baud_rate`` [bit/s]; ``link`` names it stably."""
+    """``bus`` served on a pseudo-terminal at ``baud_rate`` [bit/s]; ``link`` names it stably;
+    ``answered``, when given, is called after each instruction's answers are on the wire."""
 
-    def __init__(self, bus: EmulatedBus, baud_rate: int, link: Path | None = None) -> None:
+    def __init__(
+        self,
+        bus: EmulatedBus,
+        baud_rate: int,
+        link: Path | None = None,
+        answered: Callable[[], None] | None = None,
+    ) -> None:
         self.bus = bus
+        self.answered = answered
         self.byte_time = BITS_PER_BYTE / baud_rate
         self.link = link
         self.stats = BusStats()
@@ -139,6 +148,8 @@ class PtyBus:
             start = max(now, self.bus_free_at)
             self.bus_free_at = start + packet.size * self.byte_time
             self._send([self._on_wire(reply) for reply in replies])
+            if replies and self.answered is not None:
+                self.answered()
         self.stats.bad_packets += self.bus.parser.bad_packets - bad_before
 
     def _on_wire(self, reply: Reply) -> bytes:

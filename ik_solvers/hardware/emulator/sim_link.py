@@ -13,9 +13,18 @@ goals (the servos' goal writes reach the physics), as powered servos answer with
 position from the first read. Opened before, a demo's first goals were lost while discovery
 matched the two nodes, and the bridge saw servos at 0 rad refuse them (issue 21).
 
+The goals go out once an instruction's answers are on the wire (:meth:`SimLink.publish_goals`,
+the emulator's ``PtyBus.answered``), never while the bus is busy with it: a lock-stepped
+simulator runs its next period on them, so time passes between the bus's transactions, never
+inside one. A read answers from the state the write before it was made against, and that
+reading reaches servo_bridge before the next period's state and clock exist. Published when the
+read arrived (before its answers, 3-5 ms of bytes for 26 servos), the period often ran before the
+reading was through: walk_node found the joints of the period before missing at 10-13 % of its
+ticks (docs/hardware.md).
+
 The bus loop must answer within the SDK's packet timeout even on a loaded machine, so the ROS side
 costs it as little as possible: the goals are published from the bus loop itself, at most every
-``1 / GOAL_RATE`` s, once every servo of the bus has been brought up to date in a pass; a background
+``1 / GOAL_RATE`` s, once every servo of the bus has been brought up to date; a background
 thread only takes the simulator's states, with a node that has no timer and no parameter services
 (each entity of a wait set costs the Python executor time at every wake-up, and that thread shares
 the interpreter lock with the bus loop).
@@ -41,10 +50,9 @@ SIM_STATES_TOPIC = "sim/joint_states"
 GOAL_RATE = 200.0  # [Hz] most times the same goals are published again for the same simulator
 # state (a bridge run flat out); new goals, or goals written after a new state, always go out: a
 # lock-stepped simulator's period waits for the first write after its state that carries its
-# command. The servos publish when an instruction arrives, before it acts: a cycle's Sync Write
-# publishes the goals before it, its Sync Read 1.5-2 ms later the new ones, which a plain 200 Hz
-# limit dropped until the next cycle (ik_demo --servo-bus: each period took two cycles, real-time
-# factor 0.50)
+# command. Goals go out after each answered instruction (a cycle's Sync Write has no answer, its
+# Sync Read's answer sends the new goals); a plain 200 Hz limit once dropped those until the next
+# cycle (ik_demo --servo-bus: each period took two cycles, real-time factor 0.50)
 # The ROS thread must not keep the bus loop waiting for the interpreter lock (default 5 ms).
 SWITCH_INTERVAL = 0.0002  # [s]
 WAIT_POLL = 0.02  # [s] between two looks at the simulator's connection
@@ -58,7 +66,6 @@ class SimLink:
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.calibration = calibration
         self.joints = {joint.servo_id: joint for joint in calibration.joints}
-        self.last_id = calibration.joints[-1].servo_id  # the bus brings its servos up to date in file order
         self.names = [joint.joint for joint in calibration.joints]
         self.goals: dict[str, float] = {}  # joint -> goal angle [rad]
         self.measured: dict[str, float] = {}  # joint -> simulated angle [rad]
@@ -109,8 +116,8 @@ class SimLink:
         self.state_stamp = msg.header.stamp
 
     def publish_goals(self) -> None:
-        """The servos' goals as joint angles, once every servo has been given one; the same goals
-        for the same state at most at GOAL_RATE."""
+        """The servos' goals as joint angles (once every servo has been given one), after an
+        instruction was answered; the same goals for the same state at most at GOAL_RATE."""
         now = time.monotonic()
         if not rclpy.ok():  # stopping: SIGINT shut the context down before the bus loop ended
             return
@@ -128,8 +135,6 @@ class SimLink:
         """The present position [tick] of servo ``servo_id`` whose goal is ``goal`` [tick]."""
         joint = self.joints[servo_id]
         self.goals[joint.joint] = joint.to_angle(goal)
-        if servo_id == self.last_id:
-            self.publish_goals()
         return joint.servo_position(self.measured.get(joint.joint, joint.to_angle(goal)))
 
     def close(self) -> None:
