@@ -22,7 +22,8 @@ import numpy as np
 def bounded_offset(offset: np.ndarray, bound: float) -> np.ndarray:
     """``offset`` (2,) [m] scaled down to at most ``bound`` [m] long, its direction kept (a landing's
     change here; a capture step's CoM target from the measured CoM in
-    :meth:`~ik_solvers.whole_body.capture_step.CaptureStepper.limit`)."""
+    :meth:`~ik_solvers.whole_body.capture_step.CaptureStepper.limit`; the stabiliser's lean against
+    a tipped sole)."""
     norm = float(np.hypot(*offset))
     return offset * (bound / norm) if norm > bound else np.asarray(offset, dtype=float)
 

@@ -50,7 +50,7 @@ from ik_solvers.whole_body.capture_point import (
 )
 from ik_solvers.whole_body.capture_step import CaptureStepper
 from ik_solvers.whole_body.floor_slope import FloorSlope
-from ik_solvers.whole_body.landing_bounds import recovery_landing
+from ik_solvers.whole_body.landing_bounds import bounded_offset, recovery_landing
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
@@ -182,8 +182,7 @@ class Stabiliser:
         )
         heading = np.array([np.cos(yaw), np.sin(yaw)])
         tip = max(float(heading @ tip), 0.0) * heading
-        norm = float(np.hypot(*tip))
-        return tip * (self.max_tip / norm) if norm > self.max_tip else tip
+        return bounded_offset(tip, self.max_tip)
 
     def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:
         """(2,) e = ξ − ξ_ref [m]: the estimate's DCM against the plan's at ``tick``."""
