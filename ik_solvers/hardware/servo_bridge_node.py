@@ -52,6 +52,7 @@ from ik_solvers.hardware.reading_dates import ReadingDates
 from ik_solvers.hardware.servo_diagnostics import bus_status, servo_status
 from ik_solvers.model import ModelError, RobotModel
 from ik_solvers.node import stop_signals
+from ik_solvers.node.executable import build_node
 from ik_solvers.node.throttled_log import ThrottledLog
 from ik_solvers.resources import package_share_path
 
@@ -286,7 +287,7 @@ def main(args: list[str] | None = None) -> int:
     try:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
-                node = ServoBridgeNode()
+                node = build_node(ServoBridgeNode)  # a failed start leaves no half-built node
             except (StartupError, ModelError, BusError, OSError, ValueError, ParameterException) as error:
                 print(f"servo_bridge: cannot start: {one_line(str(error))}", file=sys.stderr)
                 return 1
