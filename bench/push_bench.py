@@ -23,8 +23,12 @@ did not, and the other way round; the counts say how robust a size is.
 
 Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE] [--placed] [--instants SIZE ...]``
 (a few minutes; ``--quick``: the packaged robot only; ``--config``: another walk parameter file,
-e.g. ``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). Figures in
-docs/walking.md.
+e.g. ``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). One case
+quickly: ``--robot NAME [NAME ...]`` (``packaged`` or a variant of ``test/walking_robots.py``),
+``--standing-only`` or ``--walking-only`` (only those push columns, no slopes, servos or cost),
+``--direction fwd|back|left|right [...]`` (only those pushes), ``--loop open|closed``; e.g.
+``python bench/push_bench.py --robot packaged --standing-only --direction fwd --loop closed``.
+Figures in docs/walking.md.
 """
 
 from __future__ import annotations
@@ -50,26 +54,40 @@ TILT_TIME = 1.0  # [s] the floor tilts from level to the slope over this time
 INSTANTS = [-0.25, -0.125, 0.0, 0.125, 0.25]  # push instants, fractions of a single support from its middle
 
 
-def robots(urdf: Path | None, quick: bool) -> dict[str, str]:
-    chosen = {"packaged": package_share_path("urdf", "humanoid.urdf").read_text()}
-    if not quick:
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
-        from walking_robots import variant_urdf
+SHORT = {"fwd": "forward", "back": "back", "left": "left", "right": "right"}  # --direction names
+STANDING = ("forward", "back", "left")  # the standing pushes of the full table (sideways is symmetric)
+LOOPS = {None: (False, True), "open": (False,), "closed": (True,)}  # --loop: stabilise in each row
 
-        chosen["long_legs_heavier"] = variant_urdf("long_legs_heavier")
+
+def robots(urdf: Path | None, quick: bool, names: list[str] | None = None) -> dict[str, str]:
+    """The robots measured: ``names`` (``packaged`` or variants of ``test/walking_robots.py``) when
+    given, else the packaged robot and, unless ``quick``, ``long_legs_heavier``; and ``urdf``."""
+    names = names or (["packaged"] if quick else ["packaged", "long_legs_heavier"])
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
+    from walking_robots import WALKING_VARIANTS, variant_urdf
+
+    unknown = sorted(set(names) - {"packaged", *WALKING_VARIANTS})
+    if unknown:
+        raise SystemExit(f"unknown robot {unknown}: accepted are packaged, {', '.join(WALKING_VARIANTS)}")
+    chosen = {
+        name: package_share_path("urdf", "humanoid.urdf").read_text()
+        if name == "packaged"
+        else variant_urdf(name)
+        for name in names
+    }
     if urdf is not None:
         chosen[str(urdf)] = urdf.read_text()
     return chosen
 
 
+def pushes(urdf: str, config: WalkConfig, directions: tuple[str, ...], walking: bool) -> str:
+    """The largest push survived [m/s] towards each of ``directions``, walking or standing, "a / b"."""
+    return " / ".join(f"{largest_push(urdf, config, d, SIZES, walking=walking):.2f}" for d in directions)
+
+
 def row(urdf: str, config: WalkConfig, stabilise: bool, tilt_time: float = TILT_TIME) -> list[str]:
     config = replace(config, stabilise=stabilise)
-    cells = [" / ".join(f"{largest_push(urdf, config, d, SIZES):.2f}" for d in DIRECTIONS)]
-    cells.append(
-        " / ".join(
-            f"{largest_push(urdf, config, d, SIZES, walking=False):.2f}" for d in ("forward", "back", "left")
-        )
-    )
+    cells = [pushes(urdf, config, tuple(DIRECTIONS), True), pushes(urdf, config, STANDING, False)]
     slopes = (steepest(urdf, config, sign, along, tilt_time) for sign, along in SLOPE_WAYS)
     cells.append(" / ".join(f"{degrees:g}°" for degrees in slopes))
     cells.append("walks" if walks(urdf, config, Conditions(stiffness=0.5)) else "falls")
@@ -106,8 +124,8 @@ def print_instants(options: argparse.Namespace, config: WalkConfig) -> None:
     print(f"pushes survived of {len(INSTANTS)}, at {INSTANTS} of a single support from its middle")
     print("| robot | loop | forward | back | left | right |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for name, urdf in robots(options.urdf, options.quick).items():
-        for stabilise in (False, True):
+    for name, urdf in robots(options.urdf, options.quick, options.robot).items():
+        for stabilise in LOOPS[options.loop]:
             cells = instants_row(urdf, replace(config, stabilise=stabilise), options.instants)
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
 
@@ -130,10 +148,32 @@ def stabiliser_cost(urdf: str, config: WalkConfig) -> str:
     return f"median {np.median(micro):.0f} µs, p95 {np.percentile(micro, 95):.0f} µs CPU per tick"
 
 
-def main() -> None:
+def print_pushes(options: argparse.Namespace, config: WalkConfig) -> None:
+    """Only the push columns asked for (``--standing-only``, ``--walking-only``, ``--direction``)."""
+    chosen = tuple(SHORT[d] for d in options.direction or ())
+    parts = [
+        (walking, chosen or (tuple(DIRECTIONS) if walking else STANDING))
+        for walking in (True, False)
+        if not (options.standing_only if walking else options.walking_only)
+    ]
+    names = [f"{'walking' if walking else 'standing'}: {' / '.join(ways)}" for walking, ways in parts]
+    print(f"Δv survived [m/s], sizes {SIZES}")
+    print("| robot | loop | " + " | ".join(names) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in names) + " |")
+    for name, urdf in robots(options.urdf, options.quick, options.robot).items():
+        for stabilise in LOOPS[options.loop]:
+            looped = replace(config, stabilise=stabilise)
+            cells = [pushes(urdf, looped, ways, walking) for walking, ways in parts]
+            print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--urdf", type=Path, help="also this robot")
     parser.add_argument("--quick", action="store_true", help="the packaged robot only")
+    parser.add_argument(
+        "--robot", nargs="+", metavar="NAME", help="packaged or factory variants (test/walking_robots.py)"
+    )
     parser.add_argument("--config", type=Path, help="walk parameter file (default config/walk.yaml)")
     parser.add_argument(
         "--instants",
@@ -143,11 +183,23 @@ def main() -> None:
         help="walking pushes of these Δv [m/s] at several instants",
     )
     parser.add_argument("--placed", action="store_true", help="slopes: start on the slope, not tilting to it")
-    options = parser.parse_args()
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--standing-only", action="store_true", help="standing pushes only")
+    only.add_argument("--walking-only", action="store_true", help="walking pushes only")
+    parser.add_argument("--direction", nargs="+", choices=list(SHORT), help="only pushes this way")
+    parser.add_argument("--loop", choices=["open", "closed"], help="only this loop (default both)")
+    return parser.parse_args()
+
+
+def main() -> None:
+    options = arguments()
     config = load_walk_config(options.config)
     print(f"load average {os.getloadavg()[0]:.1f}; step period {config.step_period:g} s")
     if options.instants:
         print_instants(options, config)
+        return
+    if options.standing_only or options.walking_only or options.direction:
+        print_pushes(options, config)
         return
     print(f"Δv survived [m/s], sizes {SIZES}")
     print(
@@ -155,8 +207,8 @@ def main() -> None:
         "| slope walked: side / up / down | servos half as stiff | +20 ms latency |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, urdf in robots(options.urdf, options.quick).items():
-        for stabilise in (False, True):
+    for name, urdf in robots(options.urdf, options.quick, options.robot).items():
+        for stabilise in LOOPS[options.loop]:
             cells = row(urdf, config, stabilise, 0.0 if options.placed else TILT_TIME)
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
         print(f"  stabiliser cost on {name}: {stabiliser_cost(urdf, config)}", flush=True)
