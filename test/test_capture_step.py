@@ -67,7 +67,8 @@ def test_a_large_push_steps_towards_the_dcm_within_reach(standing, velocity, sid
     start = (tick.left_sole if side == "left" else tick.right_sole)[:2, 3] - support[:2, 3]
     assert (offset - start) @ direction > 0.02  # the foot goes the push's way
     assert abs(offset[0]) <= stepper.reach + 1e-9
-    assert abs(offset[1]) >= stepper.inner - 1e-9  # never across the support sole
+    # never across the support sole, nor narrower than the standing stance (a narrower one rolled over sideways)
+    assert abs(offset[1]) >= generator.geometry.foot_separation - 1e-9
     assert generator.controller.state[0] == pytest.approx(estimate.com[:2])  # planned from the measured CoM
 
 
@@ -113,3 +114,33 @@ def test_after_touch_down_the_com_target_stays_near_the_measured_com(standing):
     while tick.time <= land + FOLLOW_AFTER:
         tick = generator.step()
     assert stepper.limit(tick, estimate, far) == pytest.approx(far)  # over: as given
+
+
+def test_after_touch_down_the_robot_stands_in_the_stance_it_landed_in(standing):
+    """No second step: the other foot brought beside the landed one lifted with the body still
+    over the landed sole's heel and threw the caught robot over it (docs/walking.md, "Standing
+    pushes"). The plan goes on from the measured CoM, its ZMP reference between the soles."""
+    generator, stepper, tick = standing
+    estimate = _pushed(tick, [0.5, 0.0])
+    assert stepper.update(tick, estimate, _outside(stepper, tick, estimate))
+    land = generator.planner.phase_at(tick.time + 1e-3).step.land
+    while tick.time < land:
+        tick = generator.step()
+    landed = estimate.com[:2] + np.array([0.04, 0.01])
+    moving = BaseEstimate(
+        np.eye(4), np.array([*landed, 0.45]), np.array([0.1, 0.0, 0.0]), 0.0, 0.0, np.zeros(3), "left"
+    )
+    assert stepper.follow(tick, moving) is None
+    assert generator.controller.state[0] == pytest.approx(landed)  # re-based at touch-down
+    soles = generator.geometry.soles
+    centres = [
+        sole.corners_in_world(pose).mean(axis=0)
+        for sole, pose in zip(soles, (tick.left_sole, tick.right_sole))
+    ]
+    for _ in range(300):  # 3 s with nothing commanded
+        later = generator.step()
+        assert later.support == "double"
+        assert later.left_sole == pytest.approx(tick.left_sole) and later.right_sole == pytest.approx(
+            tick.right_sole
+        )
+    assert later.zmp_reference == pytest.approx(0.5 * (centres[0] + centres[1]))

@@ -100,9 +100,7 @@ class FootstepPlanner:
         self.stopping = False  # a stop() is under way (until the next command)
         left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
         self.initial = {"left": left, "right": right}
-        frame = 0.5 * (left + right)
-        frame[2] = left[2] + 0.5 * wrap_angle(right[2] - left[2])
-        state = _State(left, right, frame, self._midpoint(left, right), stopped=True)
+        state = self._standing(_State(left, right, np.zeros(3), np.zeros(2), stopped=True))
         self.phases: list[Phase] = [Phase(0.0, np.inf, "double", state.zmp, state.zmp, after=state)]
         self._arrays()
 
@@ -284,11 +282,15 @@ class FootstepPlanner:
             return None
         step = replace(phase.step, end=np.asarray(landing, dtype=float).copy())
         transfer = self.phases[index + 1]
-        frame = transfer.after.frame.copy()
-        frame[:2] += step.end[:2] - phase.step.end[:2]
-        after = replace(
-            transfer.after, frame=frame, zmp=self._center(step.side, step.end), **{step.side: step.end}
-        )
+        if transfer.after.stopped:  # a capture step: it ends standing in the stance it lands in
+            after = self._standing(replace(transfer.after, **{step.side: step.end}))
+            transfer = replace(transfer, zmp_start=after.zmp)
+        else:
+            frame = transfer.after.frame.copy()
+            frame[:2] += step.end[:2] - phase.step.end[:2]
+            after = replace(
+                transfer.after, frame=frame, zmp=self._center(step.side, step.end), **{step.side: step.end}
+            )
         self.phases[index] = replace(phase, step=step)
         self.phases[index + 1] = replace(transfer, zmp_end=after.zmp, after=after)
         del self.phases[index + 2 :]
@@ -318,10 +320,10 @@ class FootstepPlanner:
     ) -> Footstep:
         """Standing at ``time`` [s], ``side`` lifts at once and lands at the planar pose ``landing``
         (x, y, yaw) ``swing`` [s] later, the ZMP reference held at ``zmp`` (2,) [m] on the other
-        sole meanwhile, then at the landed sole's centre from touch-down on (the DCM is there:
-        a transfer back from the other sole pulled the CoM back over it), for ``double_support``: a capture step
-        (:mod:`ik_solvers.whole_body.capture_step`). With a zero command :meth:`extend` then brings
-        the other sole beside it and the ZMP back between them (standing again).
+        sole meanwhile; from touch-down the plan stands still in the stance it landed in, the ZMP
+        reference between the soles (a capture step, :mod:`ik_solvers.whole_body.capture_step`:
+        bringing the other sole beside the landed one lifted it with the body still over the
+        landed sole's heel). :meth:`move_landing` keeps that while the swing's landing moves.
 
         Raises:
             ValueError: the plan is not standing still at ``time``, or ``swing`` is not > 0.
@@ -337,14 +339,7 @@ class FootstepPlanner:
         landing = np.asarray(landing, dtype=float).copy()
         land = time + swing
         step = Footstep(side, getattr(state, side), landing, time, land)
-        after = replace(
-            state,
-            frame=self._frame_beside(landing, side),
-            zmp=self._center(side, landing),
-            stopped=False,
-            swing=_other(side),
-            **{side: landing},
-        )
+        after = self._standing(replace(state, swing=_other(side), **{side: landing}))
         zmp = np.asarray(zmp, dtype=float)
         self.phases[index] = replace(phase, end=time)
         self.phases[index + 1 :] = [
@@ -353,6 +348,13 @@ class FootstepPlanner:
         ]
         self._arrays()
         return step
+
+    def _standing(self, state: _State) -> _State:
+        """``state`` standing still where its soles are: the walk frame and the ZMP reference
+        midway between them (a capture step's end: the robot stays in the stance it landed in)."""
+        frame = 0.5 * (state.left + state.right)
+        frame[2] = state.left[2] + 0.5 * wrap_angle(state.right[2] - state.left[2])
+        return replace(state, frame=frame, zmp=self._midpoint(state.left, state.right), stopped=True)
 
     def footsteps(self) -> list[Footstep]:
         """Every swing planned so far (past ones included), in time order."""

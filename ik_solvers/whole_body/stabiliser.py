@@ -118,7 +118,8 @@ class Stabiliser:
             else None
         )
         reach = geometry.max_step[0] + self.max_adjust
-        self.capture = CaptureStepper(generator, self.omega, self.margin, reach, self.inner)
+        # a capture step lands no narrower than the standing stance (0.75 of it: rolled sideways after a 0.35 m/s push forward)
+        self.capture = CaptureStepper(generator, self.omega, self.margin, reach, geometry.foot_separation)
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
         self._support: tuple[tuple, tuple] = (
             (),
