@@ -90,12 +90,10 @@ class CaptureStepper:
         """Start a capture step when standing and the DCM is ``outside`` (2,) [m] beyond the shrunk
         double-support polygon by more than the threshold along the soles' forward axis (sagittal
         pushes only); whether one was started."""
-        if not self.enabled or not self.standing(tick):
+        if not self.enabled or not self.beyond(tick, outside) or not self.standing(tick):
             return False
         com, velocity = estimate.com[:2], estimate.com_velocity[:2]
         xi = dcm(com, velocity, self.omega)
-        if not self.beyond(tick, outside):
-            return False
         side = self._side(tick, xi)
         support = tick.right_sole if side == "left" else tick.left_sole
         soles = self.generator.geometry.soles
@@ -117,7 +115,8 @@ class CaptureStepper:
         """While a capture step swings: the pattern's CoM state reset to the measured one, its
         landing moved to the DCM predicted at touch-down (until ``MOVE_UNTIL`` of the swing), and
         (2,) the CoM target [m], the measured CoM a period ahead (module docstring); None when no
-        capture step swings."""
+        capture step swings. At the first tick after touch-down the pattern's CoM state is set to
+        the measured one once more, its ZMP the reference between the landed soles."""
         if self._step is None:
             return None
         step, zmp = self._step
