@@ -61,18 +61,20 @@ FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on a si
 
 class _Single(NamedTuple):
     """The buffers of one single solve, reused by the next: its state (one target), the same as
-    the plain tuple the kernels take, the seed clipped into the limits (1, n) and its row (n,)."""
+    the plain tuple the kernels take, the seed clipped into the limits (1, n) and its row (n,),
+    the iterations' workspace (a plain tuple)."""
 
     state: AttemptState
     plain: tuple
     seeds: np.ndarray
     seed: np.ndarray
+    work: tuple
 
     @staticmethod
     def of(n: int, slots: int) -> _Single:
         seeds = np.zeros((1, n))
         state = attempts.new_state(seeds, slots)
-        return _Single(state, tuple(state), seeds, seeds[0])
+        return _Single(state, tuple(state), seeds, seeds[0], plain(attempts.workspace(n)))
 
 
 class JacobianSolver:
@@ -137,15 +139,21 @@ class JacobianSolver:
         """The attempts of one checked target (4, 4) from ``single.seeds``, until it is finished or
         ``timeout`` has passed since ``start`` [s, perf_counter]: (converged, from the seed's own
         attempt, rounds, restarts)."""
-        finished, converged, from_seed, rounds, restarts = attempts.run_single(
-            self._kernel_model, target, single.seeds, self._starts, single.plain, ROUNDS_PER_CALL, True
-        )
-        timeout = self.options.timeout
-        while not finished and (timeout is None or time.perf_counter() - start <= timeout):
+        timeout, fresh = self.options.timeout, True
+        while True:
             finished, converged, from_seed, rounds, restarts = attempts.run_single(
-                self._kernel_model, target, single.seeds, self._starts, single.plain, ROUNDS_PER_CALL, False
+                self._kernel_model,
+                target,
+                single.seeds,
+                self._starts,
+                single.plain,
+                single.work,
+                ROUNDS_PER_CALL,
+                fresh,
             )
-        return converged, from_seed, rounds, restarts
+            fresh = False
+            if finished or (timeout is not None and time.perf_counter() - start > timeout):
+                return converged, from_seed, rounds, restarts
 
     def _check_one(self, target: np.ndarray, seed: np.ndarray | None, clipped: np.ndarray) -> np.ndarray:
         """``target`` as a C-contiguous (4, 4) float array; the seed clipped into the limits (the

@@ -175,11 +175,12 @@ def _run_rounds(model, targets, seeds, starts, state, which, rounds, work):
         _rounds_of(model, targets[t], seeds[t], starts, state, t, rounds, work)
 
 
-@compiled
-def run_single(model, target, seeds, starts, state, rounds, fresh):
+@borrowing
+def run_single(model, target, seeds, starts, state, work, rounds, fresh):
     """:func:`run_rounds` of one target (4, 4) from seeds (1, n), state: a plain tuple of an
-    :class:`AttemptState` of one target, first :func:`reset` when ``fresh`` (a single solve reuses
-    its state's arrays: allocating them costs more than its iterations near a seed).
+    :class:`AttemptState` of one target, first :func:`reset` when ``fresh``, work: a plain tuple
+    of a :func:`workspace` (a single solve reuses its state's and its buffers' arrays: allocating
+    them, and counting references to them, costs more than its iterations near a seed).
 
     Returns:
         (finished, converged, from the seed's own attempt, rounds, restarts) of the target so far.
@@ -187,7 +188,10 @@ def run_single(model, target, seeds, starts, state, rounds, fresh):
     state = AttemptState(*state)
     if fresh:
         reset(state, seeds)
-    work = workspace(seeds.shape[1])
+    pose, jacobian, scratch, error, relative, step, following, buffers, distances = work
+    work = Workspace(
+        pose, jacobian, scratch, error, relative, step, following, StepBuffers(*buffers), distances
+    )
     _rounds_of(named(model), target, seeds[0], Starts(*starts), state, 0, rounds, work)
     counts = state.target_counts[0]
     return (
