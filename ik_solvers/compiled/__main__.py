@@ -10,18 +10,15 @@ from ik_solvers.compiled.cache import LOG
 
 
 def main() -> int:
-    """Compile (or load) the closed forms', the Jacobian solver's and the centre of mass's kernels.
-
-    The closed forms' first: the Jacobian solver calls their input check (``kernels.inputs``), and
-    a check compiled before its own set would count as a stale file of that set."""
+    """Compile (or load) the Jacobian solver's, the centre of mass's and the closed forms' kernels."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from ik_solvers.solvers.geometric.kernels import prepare_kernels as prepare_closed_forms
     from ik_solvers.solvers.numeric.jacobian import prepare_kernels
     from ik_solvers.whole_body import com_kernel
 
-    prepare_closed_forms()
     prepare_kernels()
     com_kernel.prepare()
+    prepare_closed_forms()
     LOG.warning("kernels ready")
     return 0
 

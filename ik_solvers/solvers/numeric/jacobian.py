@@ -16,7 +16,11 @@ L (the sum of its link offsets) [m], orientation as is [rad].
 
 A single solve reuses its buffers (a state of one target, kept between solves) and checks its
 target and seed in one compiled call, the closed forms' (:mod:`ik_solvers.solvers.geometric.kernels.inputs`):
-near a seed, allocating a state and checking in numpy cost three times the iterations.
+near a seed, allocating a state and checking in numpy cost three times the iterations. That check
+belongs to the closed forms' kernel set: preparing this set never calls it (numba would write its
+cache into the closed forms' folder before their set is prepared, which their set would then
+report as a stale cache); the first solve loads it from the closed forms' cache (or, where that
+set was never prepared, compiles it, well under a second).
 """
 
 from __future__ import annotations
@@ -99,8 +103,14 @@ class JacobianSolver:
         self._starts = plain(make_starts(chain, opts.max_restarts, opts.random_seed))
         self._rest = chain.rest_configuration()
         self._spare: list[_Single] = []  # the states of single solves, reused
-        self.solve(chain.fk(self._rest))  # compile or load the kernels now
-        self._run(chain.fk(self._rest)[None], self._rest[None], budget=1)
+        rest_pose = chain.fk(self._rest)
+        single = _Single.of(
+            chain.n, self._slots
+        )  # the kernels compiled or loaded now; not the input check (module docstring)
+        single.seeds[0] = self._rest
+        self._run_one(rest_pose, single, time.perf_counter())
+        self._spare.append(single)
+        self._run(rest_pose[None], self._rest[None], budget=1)
 
     def __repr__(self) -> str:
         return f"JacobianSolver({self.chain!r}, method={self.options.method!r})"
