@@ -24,7 +24,10 @@ they solve the remaining 6 joints, a different and easier problem (printed "lock
 rows run twice: on targets whose locked joint is at that value (the locked problem always has a
 solution) and on targets from any q (where it often has none).
 
-    .venv-bench/bin/python bench/peers_bench.py [--count 300] [--batch 10000]
+    .venv-bench/bin/python bench/peers_bench.py [--count 300] [--batch 10000] [--chain TEXT] [--peers NAMES]
+
+``--chain`` keeps the chains whose label holds TEXT (e.g. ``Panda``); ``--peers`` keeps ours and the
+named peers (comma-separated, e.g. ``ik_LM`` or ``EAIK,TRAC-IK``); ``--batch 0`` skips the batches.
 """
 
 from __future__ import annotations
@@ -136,8 +139,9 @@ def batch_rate(call, targets: np.ndarray, seeds: np.ndarray | None, repeats: int
     return len(targets) / wall, len(targets) / cpu
 
 
-def solvers_for(chain, path, lock, targets, answers, lock_value, notes) -> dict:
-    """name → (solve(target, seed) → q or None, bare call or None, batch(targets, seeds) or None)."""
+def solvers_for(chain, path, lock, targets, answers, lock_value, notes, peers=None) -> dict:
+    """name → (solve(target, seed) → q or None, bare call or None, batch(targets, seeds) or None);
+    of the peers only those whose name holds one of ``peers`` (None: all)."""
     urdf = serial_urdf(chain)
     found = {}
     try:
@@ -151,6 +155,8 @@ def solvers_for(chain, path, lock, targets, answers, lock_value, notes) -> dict:
     found[UNLIMITED] = (lambda t, s: _ours(unlimited, t, s), None, None)
     locked = "" if lock is None else f" locked j{lock + 1}"
     for name, build in (("EAIK", Eaik), ("ik-geo", IkGeo)):
+        if not _wanted(name, peers):
+            continue
         try:
             extra = (targets[:20], answers[:20]) if build is IkGeo else ()
             peer = build(chain, lock, lock_value, *extra)
@@ -161,12 +167,18 @@ def solvers_for(chain, path, lock, targets, answers, lock_value, notes) -> dict:
         batch = (lambda t, s, b=peer.batch: b(t)) if peer.batch else None
         found[name + locked] = (peer.solve, peer.call, batch)
     for name, build in (("TRAC-IK", trac_ik), ("rtb ik_LM", rtb_solver)):
+        if not _wanted(name, peers):
+            continue
         try:
             solve = build(chain, urdf) if build is trac_ik else _rtb(chain, urdf)
             found[name] = (solve, None, None)
         except ImportError as error:
             notes.append(f"{name}: skipped ({error}; pip install -r bench/requirements.txt)")
     return found
+
+
+def _wanted(name: str, peers: list[str] | None) -> bool:
+    return peers is None or any(peer in name for peer in peers)
 
 
 def _ours(solver, target, seed):
@@ -293,13 +305,18 @@ def _verdict(ok: bool, text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300, help="targets per row (300)")
-    parser.add_argument("--batch", type=int, default=10_000, help="targets per batch call (10,000)")
+    parser.add_argument("--batch", type=int, default=10_000, help="targets per batch call (10,000; 0: none)")
+    parser.add_argument("--chain", default="", help="only the chains whose label holds this text")
+    parser.add_argument("--peers", default=None, help="only these peers, comma-separated (default: all)")
     args = parser.parse_args()
+    peers = None if args.peers is None else [name.strip() for name in args.peers.split(",") if name.strip()]
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     figures: dict = {}
     for label, path, base, tip, lock in chains():
+        if args.chain not in label:
+            continue
         chain = RobotModel.from_urdf_file(str(path)).chain(base, tip)
         rng = np.random.default_rng(0)
         lock_value = 0.0 if lock is None else float(np.clip(0.0, chain.lower[lock], chain.upper[lock]))
@@ -319,6 +336,7 @@ def main() -> None:
             next(iter(target_sets.values())),
             lock_value,
             notes,
+            peers,
         )
         print(f"\n{label} ({base} → {tip}, {chain.n} joints; success checked by {fk_name} FK)")
         for note in notes:
@@ -329,7 +347,8 @@ def main() -> None:
                 f"  {'seeds':6} {'solver':20} {'solved':>7} {'exact':>11} {'median':>8} {'p99 µs':>8} {'CPU':>6} {'call':>6} {'ratio':>6}"
             )
             bench_targets(label + suffix, chain, fk, solvers, rows, args.count, rng, figures)
-        bench_batches(label, chain, solvers, q, args.count, rng, args.batch, figures)
+        if args.batch:
+            bench_batches(label, chain, solvers, q, args.count, rng, args.batch, figures)
     verdicts(figures)
 
 

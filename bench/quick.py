@@ -30,8 +30,8 @@ LIMITS = {
     ("l_sole", "geometric", "none"): 37,
     ("l_wrist", "geometric", "near"): 63,
     ("l_wrist", "geometric", "none"): 63,
-    ("l_sole", "dls", "near"): 38,
-    ("l_wrist", "dls", "near"): 38,
+    ("l_sole", "dls", "near"): 16,
+    ("l_wrist", "dls", "near"): 16,
 }
 BATCH_LIMIT = 860e3  # [solves/s] the geometric batch, unseeded and seeded
 BATCH = 10_000

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +11,10 @@ import pytest
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.resources import package_share_path
+from ik_solvers.solvers.numeric.kernels import attempts
+from ik_solvers.solvers.numeric.kernels.starts import NOT_SEARCHED
 from ik_solvers.solvers.numeric.options import InvalidOptionError
+from ik_solvers.spatial import pose_error
 
 PANDA_URDF = Path(__file__).parent / "urdf" / "panda_like.urdf"
 METHODS = ("dls", "pinv", "weighted_pinv", "transpose", "ccd")
@@ -175,6 +180,62 @@ def test_same_random_seed_gives_the_same_answers(humanoid):
     first = make_solver("jacobian", chain, timeout=None, random_seed=4).solve_batch(targets, seeds)
     second = make_solver("jacobian", chain, timeout=None, random_seed=4).solve_batch(targets, seeds)
     np.testing.assert_array_equal(first.q, second.q)
+
+
+def test_a_single_solve_does_not_depend_on_the_solves_before_it(panda):
+    """Single solves reuse one state's arrays: each answers as its own batch row (restarts from
+    the pose table, a failed target's closest pose and its worn slots included)."""
+    rng = np.random.default_rng(21)
+    targets, seeds = panda.fk(panda.random_configurations(12, rng)), panda.random_configurations(12, rng)
+    targets[3, :3, 3] *= 3.0  # out of reach: every restart runs out
+    solver = make_solver("jacobian", panda, timeout=None, max_restarts=12)
+    rows = solver.solve_batch(targets, seeds)
+    for i, (target, seed) in enumerate(zip(targets, seeds)):
+        result = solver.solve(target, seed)
+        np.testing.assert_array_equal(result.q, rows.q[i])
+        assert result.message == rows.messages[i]
+        assert result.position_error == pytest.approx(rows.position_error[i], rel=1e-12, abs=1e-15)
+    assert not rows.success[3]
+    assert (
+        rows.position_error[3] < pose_error(targets[3], panda.fk(seeds[3]))[0] - 0.1
+    )  # closer than the seed
+
+
+def test_a_reset_state_is_a_new_one():
+    """What :func:`attempts.reset` leaves, field by field, after a state was used."""
+    seeds = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
+    state = attempts.new_state(seeds, 3)
+    for field in state:  # as a solve leaves it: anything
+        field[...] = 7
+    attempts.reset(tuple(state), seeds)
+    np.testing.assert_array_equal(state.slot_q, np.repeat(seeds[:, None], 3, axis=1))
+    np.testing.assert_array_equal(state.best_q, state.slot_q)
+    assert np.all(state.slot_energy == np.inf)
+    active = np.zeros((2, 3, 3), dtype=int)
+    active[:, 0, attempts.S_ACTIVE] = 1
+    np.testing.assert_array_equal(state.slot_counts, active)
+    pending = np.zeros((2, 8), dtype=int)
+    pending[:, attempts.T_PENDING] = 1
+    np.testing.assert_array_equal(state.target_counts, pending)
+    np.testing.assert_array_equal(state.answer_q, seeds)
+    assert np.all(np.isnan(state.answer_error))
+    assert np.all(state.nearest == NOT_SEARCHED)
+
+
+def test_single_solves_from_threads_give_the_answers_of_one_thread(panda):
+    """Each solve takes a state no other thread uses (threads switched as often as Python allows)."""
+    rng = np.random.default_rng(22)
+    targets, seeds = panda.fk(panda.random_configurations(200, rng)), panda.random_configurations(200, rng)
+    solver = make_solver("jacobian", panda, timeout=None)
+    alone = [solver.solve(target, seed).q for target, seed in zip(targets, seeds)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            together = list(pool.map(lambda pair: solver.solve(*pair).q, zip(targets, seeds)))
+    finally:
+        sys.setswitchinterval(interval)
+    np.testing.assert_array_equal(np.array(together), np.array(alone))
 
 
 def test_answer_found_from_the_seed_moves_least(humanoid):

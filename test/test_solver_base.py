@@ -120,6 +120,15 @@ def test_complex_or_string_seed_is_refused(arm, kind):
         solver.solve(np.eye(4), seed=["a"] * 7)
 
 
+@pytest.mark.parametrize("kind", ["geometric", "jacobian"])
+def test_non_finite_target_or_seed_arrays_are_refused_by_a_solve(arm, kind):
+    solver = make_solver(kind, arm)
+    with pytest.raises(InvalidTargetError, match="unit quaternion or rotation matrix"):
+        solver.solve(np.full((4, 4), np.nan))
+    with pytest.raises(InvalidTargetError, match=r"expected finite \(7,\) for the joints"):
+        solver.solve(np.eye(4), seed=np.full(7, np.inf))
+
+
 def test_batch_with_a_bad_bottom_row_fails_that_row_only_or_is_refused(arm):
     targets = np.stack([arm.fk(np.zeros(7)), bad_bottom_row()])
     batch = make_solver("geometric", arm).solve_batch(targets)

@@ -13,18 +13,29 @@ calls the kernel for ``ROUNDS_PER_CALL`` rounds at a time and checks the time bu
 
 Errors are normalised before they are weighed against each other: position by the chain's length
 L (the sum of its link offsets) [m], orientation as is [rad].
+
+A single solve reuses its buffers (a state of one target, kept between solves) and checks its
+target and seed in one compiled call, the closed forms' (:mod:`ik_solvers.solvers.geometric.kernels.inputs`):
+near a seed, allocating a state and checking in numpy cost three times the iterations. That check
+belongs to the closed forms' kernel set: preparing this set never calls it (numba would write its
+cache into the closed forms' folder before their set is prepared, which their set would then
+report as a stale cache); the first solve loads it from the closed forms' cache (or, where that
+set was never prepared, compiles it, well under a second).
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ik_solvers.chain import Chain, Joint
 from ik_solvers.compiled import cache as kernel_cache
-from ik_solvers.solvers.checks import check_seed, check_targets
+from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row, check_seed, check_targets
+from ik_solvers.solvers.errors import InvalidTargetError
+from ik_solvers.solvers.geometric.kernels import inputs
 from ik_solvers.solvers.numeric.kernels import attempts
 from ik_solvers.solvers.numeric.kernels.attempts import (
     E_BEST,
@@ -49,6 +60,25 @@ FAST_PATIENCE, SLOW_PATIENCE, SLOW_METHODS = 5, 30, ("transpose", "ccd")
 # call, a solve that waited for a CPU on a loaded machine was cut at its next look (0.5-1.1 % of
 # random-seed solves on the 7-DoF arms lost at load 20, none with 48).
 ROUNDS_PER_CALL = 48
+FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on a single solve's path
+
+
+class _Single(NamedTuple):
+    """The buffers of one single solve, reused by the next: its state (one target), the same as
+    the plain tuple the kernels take, the seed clipped into the limits (1, n) and its row (n,),
+    the iterations' workspace (a plain tuple)."""
+
+    state: AttemptState
+    plain: tuple
+    seeds: np.ndarray
+    seed: np.ndarray
+    work: tuple
+
+    @staticmethod
+    def of(n: int, slots: int) -> _Single:
+        seeds = np.zeros((1, n))
+        state = attempts.new_state(seeds, slots)
+        return _Single(state, tuple(state), seeds, seeds[0], plain(attempts.workspace(n)))
 
 
 class JacobianSolver:
@@ -71,8 +101,16 @@ class JacobianSolver:
         self._kernel_model = plain(self._model)  # what run_rounds takes (kernels.model docstring)
         self._slots = int(self._model.ints[I_SLOTS])
         self._starts = plain(make_starts(chain, opts.max_restarts, opts.random_seed))
-        rest = chain.rest_configuration()
-        self._run(chain.fk(rest)[None], rest[None], budget=1)  # compile or load the kernels now
+        self._rest = chain.rest_configuration()
+        self._spare: list[_Single] = []  # the states of single solves, reused
+        rest_pose = chain.fk(self._rest)
+        single = _Single.of(
+            chain.n, self._slots
+        )  # the kernels compiled or loaded now; not the input check (module docstring)
+        single.seeds[0] = self._rest
+        self._run_one(rest_pose, single, time.perf_counter())
+        self._spare.append(single)
+        self._run(rest_pose[None], self._rest[None], budget=1)
 
     def __repr__(self) -> str:
         return f"JacobianSolver({self.chain!r}, method={self.options.method!r})"
@@ -90,9 +128,66 @@ class JacobianSolver:
         Raises:
             InvalidTargetError: a malformed target or seed.
         """
-        targets, seeds = check_targets(target)[None], check_seed(self.chain, seed)[None]
-        state = self._run(targets, seeds, 1)
-        return self._result(targets[0], seeds[0] if seed is not None else None, state)
+        start = time.perf_counter()
+        try:
+            single = self._spare.pop()  # a list's pop is atomic: threads never share one
+        except IndexError:
+            single = _Single.of(self.chain.n, self._slots)
+        target = self._check_one(target, seed, single.seed)
+        converged, from_seed, rounds, restarts = self._run_one(target, single, start)
+        if converged:
+            q = single.state.answer_q[0].copy()
+            position_error, orientation_error = single.state.answer_error[0].tolist()
+        else:
+            q, position_error, orientation_error = self._closest(target, single.state)
+        kept = seed is None or from_seed or self._near_seed(q, single.seed)
+        self._spare.append(single)
+        message = self._message(converged, rounds, restarts, position_error, orientation_error, kept)
+        return IKResult.of(converged, q, position_error, orientation_error, rounds, message, kept)
+
+    def _run_one(self, target: np.ndarray, single: _Single, start: float) -> tuple[bool, bool, int, int]:
+        """The attempts of one checked target (4, 4) from ``single.seeds``, until it is finished or
+        ``timeout`` has passed since ``start`` [s, perf_counter]: (converged, from the seed's own
+        attempt, rounds, restarts)."""
+        timeout, fresh = self.options.timeout, True
+        while True:
+            finished, converged, from_seed, rounds, restarts = attempts.run_single(
+                self._kernel_model,
+                target,
+                single.seeds,
+                self._starts,
+                single.plain,
+                single.work,
+                ROUNDS_PER_CALL,
+                fresh,
+            )
+            fresh = False
+            if finished or (timeout is not None and time.perf_counter() - start > timeout):
+                return converged, from_seed, rounds, restarts
+
+    def _check_one(self, target: np.ndarray, seed: np.ndarray | None, clipped: np.ndarray) -> np.ndarray:
+        """``target`` as a C-contiguous (4, 4) float array; the seed clipped into the limits (the
+        rest configuration without one) into ``clipped`` (n,). One compiled check for the common
+        case (float arrays), with the verdicts and messages of :func:`check_targets` and
+        :func:`check_seed`.
+
+        Raises:
+            InvalidTargetError: a malformed target or seed.
+        """
+        if not _plain_floats(target, (4, 4)):
+            target = np.ascontiguousarray(check_targets(target))
+        if seed is None:
+            seed = self._rest
+        elif not _plain_floats(seed, self._rest.shape):
+            seed = np.ascontiguousarray(check_seed(self.chain, seed))
+        code = inputs.check(target.ravel(), seed, True, self.chain.lower, self.chain.upper, clipped)
+        if code == inputs.BAD_POSE:
+            raise InvalidTargetError(f"target {INVALID_POSE}")
+        if code == inputs.BAD_BOTTOM_ROW:
+            check_bottom_row(target[3].tolist())
+        if code == inputs.BAD_SEED:
+            check_seed(self.chain, seed)
+        return target
 
     def solve_batch(
         self, targets: np.ndarray, seeds: np.ndarray | None = None, poles: object = None
@@ -122,35 +217,20 @@ class JacobianSolver:
             attempts.run_rounds(
                 self._kernel_model, targets, seeds, self._starts, tuple(state), which, ROUNDS_PER_CALL
             )
-            if len(which) == 1:  # one target: no array work to find what is left
-                if finished[which[0]]:
-                    return state
-            else:
-                which = which[finished[which] == 0]
-                if not which.size:
-                    return state
+            which = which[finished[which] == 0]
+            if not which.size:
+                return state
             if deadline is not None and time.perf_counter() > deadline:
                 return state
 
-    def _result(self, target: np.ndarray, seed: np.ndarray | None, state: AttemptState) -> IKResult:
-        """:meth:`_results` for a state of one target (4, 4), on scalars."""
-        counts = state.target_counts[0]
-        success = counts[T_CONVERGED] == 1
-        q = state.answer_q[0]
-        if success:
-            position_error, orientation_error = state.answer_error[0].tolist()
-        else:
-            energy = state.slot_energy[0, :, E_BEST]
-            slot = int(np.argmin(energy))
-            if np.isfinite(energy[slot]):
-                q = state.best_q[0, slot]
-            position_error, orientation_error = (float(x) for x in pose_error(target, self.chain.fk(q)))
-        kept = seed is None or counts[T_FROM_SEED] == 1 or self._near_seed(q, seed)
-        iterations, restarts = int(counts[T_ROUNDS]), int(counts[T_RESTARTS])
-        message = self._message(success, iterations, restarts, position_error, orientation_error, kept)
-        return IKResult(
-            bool(success), q.copy(), position_error, orientation_error, iterations, message, bool(kept)
-        )
+    def _closest(self, target: np.ndarray, state: AttemptState) -> tuple[np.ndarray, float, float]:
+        """The lowest-energy configuration any attempt of one unconverged target (4, 4) reached (the
+        seed if none ran), and its position [m] and orientation [rad] errors."""
+        energy = state.slot_energy[0, :, E_BEST]
+        slot = int(np.argmin(energy))
+        q = (state.best_q[0, slot] if np.isfinite(energy[slot]) else state.answer_q[0]).copy()
+        position_error, orientation_error = (float(x) for x in pose_error(target, self.chain.fk(q)))
+        return q, position_error, orientation_error
 
     def _advance(self, q: np.ndarray, target: np.ndarray) -> np.ndarray:
         """(n,) configuration one iteration after q (n,) towards target (4, 4); q if q converged."""
@@ -210,6 +290,17 @@ class JacobianSolver:
         if turning.any():
             change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
         return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
+
+
+def _plain_floats(value: object, shape: tuple[int, ...]) -> bool:
+    """Whether ``value`` is a C-contiguous float64 array of ``shape``: what the compiled check takes
+    as it is."""
+    return (
+        value.__class__ is np.ndarray
+        and value.dtype is FLOAT64
+        and value.shape == shape
+        and value.flags.c_contiguous
+    )
 
 
 def _task_note(task: str, joints: int) -> str:

@@ -63,23 +63,45 @@ class AttemptState(NamedTuple):
 
 
 def new_state(seeds: np.ndarray, slots: int) -> AttemptState:
-    """Initial state of targets with seeds (N, n): slot 0 of each starts from its seed."""
-    count, n = seeds.shape  # np.empty and fill: np.repeat and np.full cost several µs each
-    slot_q = np.empty((count, slots, n))
-    slot_q[:] = seeds[:, None, :]
-    slot_energy = np.empty((count, slots, 2))
-    slot_energy.fill(np.inf)
-    slot_counts = np.zeros((count, slots, 3), dtype=np.int64)
-    slot_counts[:, 0, S_ACTIVE] = 1
-    target_counts = np.zeros((count, 8), dtype=np.int64)
-    target_counts[:, T_PENDING] = 1
-    answer_error = np.empty((count, 2))
-    answer_error.fill(np.nan)
-    nearest = np.empty((count, NEAREST), dtype=np.int64)
-    nearest.fill(NOT_SEARCHED)
-    return AttemptState(
-        slot_q, slot_q.copy(), slot_energy, slot_counts, target_counts, seeds.copy(), answer_error, nearest
+    """Initial state of targets with seeds (N, n) (C-contiguous floats): slot 0 of each starts from
+    its seed (:func:`reset`)."""
+    count, n = seeds.shape
+    state = AttemptState(
+        np.empty((count, slots, n)),
+        np.empty((count, slots, n)),
+        np.empty((count, slots, 2)),
+        np.empty((count, slots, 3), dtype=np.int64),
+        np.empty((count, 8), dtype=np.int64),
+        np.empty((count, n)),
+        np.empty((count, 2)),
+        np.empty((count, NEAREST), dtype=np.int64),
     )
+    reset(tuple(state), seeds)
+    return state
+
+
+@borrowing
+def reset(state, seeds):
+    """Every target of ``state`` (a plain tuple of an :class:`AttemptState`) starts afresh from its
+    seed (seeds (N, n)): slot 0 active at the seed, the other slots idle, no energy, no rounds, no
+    restarts, the answer the seed with NaN errors, the pose table not searched."""
+    slot_q, best_q, slot_energy, slot_counts, target_counts, answer_q, answer_error, nearest = state
+    for t in range(slot_q.shape[0]):
+        for s in range(slot_q.shape[1]):
+            for j in range(slot_q.shape[2]):
+                slot_q[t, s, j] = best_q[t, s, j] = seeds[t, j]
+            slot_energy[t, s, E_BEST] = slot_energy[t, s, E_ATTEMPT] = np.inf
+            for c in range(slot_counts.shape[2]):
+                slot_counts[t, s, c] = 0
+        slot_counts[t, 0, S_ACTIVE] = 1
+        for c in range(target_counts.shape[1]):
+            target_counts[t, c] = 0
+        target_counts[t, T_PENDING] = 1
+        for j in range(answer_q.shape[1]):
+            answer_q[t, j] = seeds[t, j]
+        answer_error[t, 0] = answer_error[t, 1] = np.nan
+        for i in range(nearest.shape[1]):
+            nearest[t, i] = NOT_SEARCHED
 
 
 class Workspace(NamedTuple):
@@ -149,12 +171,45 @@ def run_rounds(model, targets, seeds, starts, state, which, rounds):
 @borrowing
 def _run_rounds(model, targets, seeds, starts, state, which, rounds, work):
     """:func:`run_rounds` with its buffers ``work`` from :func:`workspace`."""
-    target_counts = state.target_counts
     for t in which:
-        for _ in range(rounds):
-            if target_counts[t, T_FINISHED]:
-                break
-            _round(model, targets[t], seeds[t], starts, state, t, work)
+        _rounds_of(model, targets[t], seeds[t], starts, state, t, rounds, work)
+
+
+@borrowing
+def run_single(model, target, seeds, starts, state, work, rounds, fresh):
+    """:func:`run_rounds` of one target (4, 4) from seeds (1, n), state: a plain tuple of an
+    :class:`AttemptState` of one target, first :func:`reset` when ``fresh``, work: a plain tuple
+    of a :func:`workspace` (a single solve reuses its state's and its buffers' arrays: allocating
+    them, and counting references to them, costs more than its iterations near a seed).
+
+    Returns:
+        (finished, converged, from the seed's own attempt, rounds, restarts) of the target so far.
+    """
+    state = AttemptState(*state)
+    if fresh:
+        reset(state, seeds)
+    pose, jacobian, scratch, error, relative, step, following, buffers, distances = work
+    work = Workspace(
+        pose, jacobian, scratch, error, relative, step, following, StepBuffers(*buffers), distances
+    )
+    _rounds_of(named(model), target, seeds[0], Starts(*starts), state, 0, rounds, work)
+    counts = state.target_counts[0]
+    return (
+        counts[T_FINISHED] != 0,
+        counts[T_CONVERGED] != 0,
+        counts[T_FROM_SEED] != 0,
+        counts[T_ROUNDS],
+        counts[T_RESTARTS],
+    )
+
+
+@borrowing
+def _rounds_of(model, target, seed, starts, state, t, rounds, work):
+    """Up to ``rounds`` rounds of target t (4, 4) from its seed (n,), until it is finished."""
+    for _ in range(rounds):
+        if state.target_counts[t, T_FINISHED]:
+            return
+        _round(model, target, seed, starts, state, t, work)
 
 
 @borrowing

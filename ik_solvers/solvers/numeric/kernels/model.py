@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ik_solvers.chain import Chain, KinematicTerms
-from ik_solvers.compiled.jit import compiled
+from ik_solvers.compiled.jit import inlined
 from ik_solvers.solvers.numeric.options import METHODS, JacobianOptions, joint_weight_matrix
 
 # ints[I_METHOD]: the method's index in options.METHODS.
@@ -133,9 +133,10 @@ def plain(value: tuple) -> tuple:
     return tuple(plain(item) if isinstance(item, tuple) else item for item in value)
 
 
-@compiled
+@inlined
 def named(model):
-    """The :class:`KernelModel` of the plain tuples :func:`plain` made, inside compiled code."""
+    """The :class:`KernelModel` of the plain tuples :func:`plain` made, inside compiled code
+    (inlined: it returns the caller's arrays, so callers without numba's runtime may call it)."""
     terms, limits, goals, weights, params, ints = model
     return KernelModel(
         KinematicTerms(*terms), Limits(*limits), Goals(*goals), Weights(*weights), params, ints
