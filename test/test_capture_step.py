@@ -97,13 +97,21 @@ def test_while_the_capture_step_swings_the_ankles_follow_the_body(standing):
     assert moved.end[0] > first.end[0] + 0.02  # the landing goes with the DCM
 
 
-def test_after_touch_down_the_com_target_stays_near_the_measured_com(standing):
+def _caught_step_landed(standing) -> tuple:
+    """Push the standing robot 0.5 m/s forward, let the stepper take its capture step and walk the
+    plan to the landing: (the tick at touch-down, the pushed estimate, the landing time [s])."""
     generator, stepper, tick = standing
     estimate = _pushed(tick, [0.5, 0.0])
     assert stepper.update(tick, estimate, _outside(stepper, tick, estimate))
     land = generator.planner.phase_at(tick.time + 1e-3).step.land
     while tick.time < land:
         tick = generator.step()
+    return tick, estimate, land
+
+
+def test_after_touch_down_the_com_target_stays_near_the_measured_com(standing):
+    generator, stepper, _ = standing
+    tick, estimate, land = _caught_step_landed(standing)
     assert stepper.follow(tick, estimate) is None  # landed: the stabiliser's own feedback again
     far = estimate.com[:2] + np.array([-0.1, 0.0])
     limited = stepper.limit(tick, estimate, far)
@@ -120,12 +128,8 @@ def test_after_touch_down_the_robot_stands_in_the_stance_it_landed_in(standing):
     """No second step: the other foot brought beside the landed one lifted with the body still
     over the landed sole's heel and threw the caught robot over it (docs/walking.md, "Standing
     pushes"). The plan goes on from the measured CoM, its ZMP reference between the soles."""
-    generator, stepper, tick = standing
-    estimate = _pushed(tick, [0.5, 0.0])
-    assert stepper.update(tick, estimate, _outside(stepper, tick, estimate))
-    land = generator.planner.phase_at(tick.time + 1e-3).step.land
-    while tick.time < land:
-        tick = generator.step()
+    generator, stepper, _ = standing
+    tick, estimate, _ = _caught_step_landed(standing)
     landed = estimate.com[:2] + np.array([0.04, 0.01])
     moving = BaseEstimate(
         np.eye(4), np.array([*landed, 0.45]), np.array([0.1, 0.0, 0.0]), 0.0, 0.0, np.zeros(3), "left"

@@ -17,6 +17,20 @@ from ik_solvers.solvers.errors import InvalidTargetError
 if TYPE_CHECKING:
     from ik_solvers.chain import Chain
 
+FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on one solve's hot path
+
+
+def plain_floats(value: object, shape: tuple[int, ...]) -> bool:
+    """Whether ``value`` is a C-contiguous float64 array of ``shape``: what the compiled input
+    check (:func:`ik_solvers.solvers.geometric.kernels.inputs.check`) takes as it is."""
+    return (
+        value.__class__ is np.ndarray
+        and value.dtype is FLOAT64
+        and value.shape == shape
+        and value.flags.c_contiguous
+    )
+
+
 INVALID_POSE = (
     "is not a finite pose with an orthonormal rotation (det +1) and bottom row [0, 0, 0, 1]; "
     "send finite numbers and a unit quaternion or rotation matrix"

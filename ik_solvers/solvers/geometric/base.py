@@ -29,6 +29,7 @@ from ik_solvers.solvers.checks import (
     check_pole,
     check_seed,
     float_array,
+    plain_floats,
 )
 from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.geometric.kernels import inputs, prepare_kernels
@@ -38,7 +39,6 @@ BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy c
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
 INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
 TWO_PI = 2.0 * math.pi
-FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on one solve's hot path
 
 
 class GeometricSolver(ABC):
@@ -140,12 +140,7 @@ class GeometricSolver(ABC):
             raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
         entries = target.ravel()
         seeded = seed is not None
-        if seeded and not (
-            seed.__class__ is np.ndarray
-            and seed.shape == self._seed_shape
-            and seed.dtype is FLOAT64
-            and seed.flags.c_contiguous
-        ):
+        if seeded and not plain_floats(seed, self._seed_shape):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
         clipped = self._clipped_seed if seeded else self._chain_lower
         code = inputs.check(

@@ -33,7 +33,7 @@ import numpy as np
 
 from ik_solvers.chain import Chain, Joint
 from ik_solvers.compiled import cache as kernel_cache
-from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row, check_seed, check_targets
+from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row, check_seed, check_targets, plain_floats
 from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.geometric.kernels import inputs
 from ik_solvers.solvers.numeric.kernels import attempts
@@ -60,7 +60,6 @@ FAST_PATIENCE, SLOW_PATIENCE, SLOW_METHODS = 5, 30, ("transpose", "ccd")
 # call, a solve that waited for a CPU on a loaded machine was cut at its next look (0.5-1.1 % of
 # random-seed solves on the 7-DoF arms lost at load 20, none with 48).
 ROUNDS_PER_CALL = 48
-FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on a single solve's path
 
 
 class _Single(NamedTuple):
@@ -104,9 +103,8 @@ class JacobianSolver:
         self._rest = chain.rest_configuration()
         self._spare: list[_Single] = []  # the states of single solves, reused
         rest_pose = chain.fk(self._rest)
-        single = _Single.of(
-            chain.n, self._slots
-        )  # the kernels compiled or loaded now; not the input check (module docstring)
+        # the kernels compiled or loaded now; not the input check (module docstring)
+        single = _Single.of(chain.n, self._slots)
         single.seeds[0] = self._rest
         self._run_one(rest_pose, single, time.perf_counter())
         self._spare.append(single)
@@ -174,11 +172,11 @@ class JacobianSolver:
         Raises:
             InvalidTargetError: a malformed target or seed.
         """
-        if not _plain_floats(target, (4, 4)):
+        if not plain_floats(target, (4, 4)):
             target = np.ascontiguousarray(check_targets(target))
         if seed is None:
             seed = self._rest
-        elif not _plain_floats(seed, self._rest.shape):
+        elif not plain_floats(seed, self._rest.shape):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
         code = inputs.check(target.ravel(), seed, True, self.chain.lower, self.chain.upper, clipped)
         if code == inputs.BAD_POSE:
@@ -290,17 +288,6 @@ class JacobianSolver:
         if turning.any():
             change[:, turning] = (change[:, turning] + np.pi) % (2.0 * np.pi) - np.pi
         return from_seed | (np.abs(change).max(axis=1) <= self.options.jump_limit)
-
-
-def _plain_floats(value: object, shape: tuple[int, ...]) -> bool:
-    """Whether ``value`` is a C-contiguous float64 array of ``shape``: what the compiled check takes
-    as it is."""
-    return (
-        value.__class__ is np.ndarray
-        and value.dtype is FLOAT64
-        and value.shape == shape
-        and value.flags.c_contiguous
-    )
 
 
 def _task_note(task: str, joints: int) -> str:
