@@ -43,14 +43,19 @@ class ReadingDates:
         if stamp != self.stamp or self.positions is None or q.shape != self.positions.shape:
             self.before = self.positions if stamp != self.stamp else None
             self.stamp, self.positions = stamp, q
-            self.moved = self._differ(q, self.before)
+            self.moved = self._other_state(q, self.before)
             return True
-        if not self._differ(q, self.positions):
+        if not self._other_state(q, self.positions):
             return True
         if self.moved:
             return False  # a second change under one stamp: a later state, the clock behind
         self.positions, self.moved = q, True
         return True
 
-    def _differ(self, a: np.ndarray, b: np.ndarray | None) -> bool:
-        return b is not None and a.shape == b.shape and bool(np.any(np.abs(a - b) > self.tolerance))
+    def _other_state(self, q: np.ndarray, earlier: np.ndarray | None) -> bool:
+        """Whether positions ``q`` [rad] are another state than ``earlier`` [rad]: some joint
+        more than ``tolerance`` away. False when there is nothing to compare with (no ``earlier``,
+        or one of another shape: another set of joints)."""
+        if earlier is None or q.shape != earlier.shape:
+            return False
+        return bool(np.any(np.abs(q - earlier) > self.tolerance))
