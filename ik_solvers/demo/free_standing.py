@@ -42,6 +42,7 @@ CLOSED_LOOP = {"stabilise": True, "com_feedback_gain": 0.15}  # walk.yaml's fiel
 # (not with --open-loop): the stabiliser on, its CoM feedback below walk.yaml's 0.5, with which the
 # realistic servos' lag and play in the loop tipped the robot over (docs/walking.md "The demo walks
 # closed loop")
+SIM_TIME = ("-p", "use_sim_time:=true")  # the nodes beside the lock-stepped simulator run on its /clock
 SIM_REPORT_PERIOD = 2.0  # [s] between the simulator's real-time factor reports
 REFERENCE_JOINT_SPEED = 4.8  # [rad/s] the packaged humanoid's leg servos (URDF), whose walk needs up
 # to 3.6 rad/s at a swinging knee; other robots: scaled as the walk's durations (velocity_fraction)
@@ -162,6 +163,58 @@ def servo_parameters(options) -> list[str]:
     ]
 
 
+def sim_node_arguments(options, robot: list[str], control_period: float, bus: servo_bus.WalkBus) -> list[str]:
+    """sim_node's command line: the ``robot`` parameter file, a floating base lock-stepped to
+    walk_node's ``control_period`` [s] and paced by its ZMP (the arms' commands alone never run a
+    period), real-time factor reports, the servo options and the bus's remaps."""
+    return [
+        "--ros-args",
+        *robot,
+        *lock_step_sim_arguments(control_period),
+        "-p",
+        f"report_period:={SIM_REPORT_PERIOD}",
+        "-p",
+        "lock_step_pace:=/walk_node/zmp",
+        *servo_parameters(options),
+        *bus.sim_parameters,
+    ]
+
+
+def whole_body_ik_parameters(options, robot: list[str], fraction: float) -> list[str]:
+    """ik_node's parameters beside its chains' (``ik_node_arguments``): the ``robot`` parameter
+    file, simulated time, the ``--servo-model`` its whole-body solve expects and its velocity limit
+    ``fraction`` (:func:`velocity_fraction`)."""
+    return [
+        *robot,
+        *SIM_TIME,
+        "-p",
+        f"whole_body.servo_model:={options.servo_model}",
+        "-p",
+        f"max_velocity_fraction:={fraction:.6g}",
+    ]
+
+
+def walk_node_arguments(
+    walk_yaml: Path, robot: list[str], bus: servo_bus.WalkBus, overrides: dict
+) -> list[str]:
+    """walk_node's command line: the ``walk_yaml`` file, the ``robot`` parameter file, simulated
+    time, falls handled through the simulator (its torque service and IMU), the bus's parameters,
+    then ``overrides`` of the walk file's fields (after the file: these win)."""
+    falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
+    arguments = [
+        "--ros-args",
+        "--params-file",
+        str(walk_yaml),
+        *robot,
+        *SIM_TIME,
+        *falls,
+        *bus.walk_parameters,
+    ]
+    for name, value in overrides.items():
+        arguments += ["-p", f"walk.{name}:={str(value).lower()}"]
+    return arguments
+
+
 def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_node: str, table_rows) -> int:
     """The free-standing demo (see the module docstring) of the robot ``urdf`` (XML), whose
     ``model`` has its sole frames (:func:`ik_solvers.limbs.find_body`); 0 on success, 1 when the
@@ -192,43 +245,12 @@ def run(options, urdf: str, model: RobotModel, ik_node_arguments: list[str], ik_
         flush=True,
     )
     robot = ["--params-file", str(parameters)]
-    sim_time = ["-p", "use_sim_time:=true"]
-    falls = ["-p", "fall.torque_service:=/sim_node/set_torque", "-r", "imu:=/sim_node/imu"]
-    walk_node = [
-        "--ros-args",
-        "--params-file",
-        str(walk_yaml),
-        *robot,
-        *sim_time,
-        *falls,
-        *bus.walk_parameters,
-    ]
-    for name, value in overrides.items():  # after the file: these win
-        walk_node += ["-p", f"walk.{name}:={str(value).lower()}"]
+    walk_node = walk_node_arguments(walk_yaml, robot, bus, overrides)
     try:
-        children.start(
-            "sim_node",
-            "--ros-args",
-            *robot,
-            *lock_step_sim_arguments(config.dt),
-            "-p",
-            f"report_period:={SIM_REPORT_PERIOD}",
-            "-p",
-            "lock_step_pace:=/walk_node/zmp",  # the arms' commands alone never run a period
-            *servo_parameters(options),
-            *bus.sim_parameters,
-        )
+        children.start("sim_node", *sim_node_arguments(options, robot, config.dt, bus))
         bus.start(children)
-        children.start(
-            ik_node,
-            *ik_node_arguments,
-            *robot,
-            *sim_time,
-            "-p",
-            f"whole_body.servo_model:={options.servo_model}",
-            "-p",
-            f"max_velocity_fraction:={velocity_fraction(legs.values(), generator, config):.6g}",
-        )
+        fraction = velocity_fraction(legs.values(), generator, config)
+        children.start(ik_node, *ik_node_arguments, *whole_body_ik_parameters(options, robot, fraction))
         walk = run_walk(
             WalkLog.for_walk(stance, generator.geometry),
             timeline,
