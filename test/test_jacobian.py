@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers import RobotModel, make_solver
+from ik_solvers import InvalidTargetError, RobotModel, make_solver
 from ik_solvers.resources import package_share_path
 from ik_solvers.solvers.numeric.kernels import attempts
 from ik_solvers.solvers.numeric.kernels.starts import NOT_SEARCHED
@@ -199,6 +199,23 @@ def test_a_single_solve_does_not_depend_on_the_solves_before_it(panda):
     assert (
         rows.position_error[3] < pose_error(targets[3], panda.fk(seeds[3]))[0] - 0.1
     )  # closer than the seed
+
+
+def test_a_refused_target_or_seed_gives_its_reused_state_back(panda):
+    """A single solve whose target or seed is refused leaves the state it took for the next solve,
+    whose answer is the one it gives without the refusals before it."""
+    rng = np.random.default_rng(23)
+    target, seed = panda.fk(panda.random_configurations(1, rng)[0]), panda.random_configurations(1, rng)[0]
+    solver = make_solver("jacobian", panda, timeout=None)
+    expected = solver.solve(target, seed).q
+    spare = [id(state) for state in solver._spare]
+    bad_target = target.copy()
+    bad_target[0, 3] = np.nan
+    for bad in ((bad_target, seed), (target, np.full(panda.n, np.nan)), (target[:3], seed)):
+        with pytest.raises(InvalidTargetError):
+            solver.solve(*bad)
+        assert [id(state) for state in solver._spare] == spare
+    np.testing.assert_array_equal(solver.solve(target, seed).q, expected)
 
 
 def test_a_reset_state_is_a_new_one():

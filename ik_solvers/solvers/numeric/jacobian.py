@@ -131,15 +131,17 @@ class JacobianSolver:
             single = self._spare.pop()  # a list's pop is atomic: threads never share one
         except IndexError:
             single = _Single.of(self.chain.n, self._slots)
-        target = self._check_one(target, seed, single.seed)
-        converged, from_seed, rounds, restarts = self._run_one(target, single, start)
-        if converged:
-            q = single.state.answer_q[0].copy()
-            position_error, orientation_error = single.state.answer_error[0].tolist()
-        else:
-            q, position_error, orientation_error = self._closest(target, single.state)
-        kept = seed is None or from_seed or self._near_seed(q, single.seed)
-        self._spare.append(single)
+        try:  # back on the spare list also when the input check refuses (the next run resets them)
+            target = self._check_one(target, seed, single.seed)
+            converged, from_seed, rounds, restarts = self._run_one(target, single, start)
+            if converged:
+                q = single.state.answer_q[0].copy()
+                position_error, orientation_error = single.state.answer_error[0].tolist()
+            else:
+                q, position_error, orientation_error = self._closest(target, single.state)
+            kept = seed is None or from_seed or self._near_seed(q, single.seed)
+        finally:
+            self._spare.append(single)
         message = self._message(converged, rounds, restarts, position_error, orientation_error, kept)
         return IKResult.of(converged, q, position_error, orientation_error, rounds, message, kept)
 
