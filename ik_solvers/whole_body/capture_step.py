@@ -22,7 +22,9 @@ push recovery", IEEE-RAS Humanoids 2006). :class:`CaptureStepper` then:
    (:meth:`FootstepPlanner.step_now`); from touch-down the robot stands in the stance it landed
    in, the ZMP reference between the soles, the pattern's CoM state set to the measured one
    again (no second step: the other foot brought beside the landed one lifted while the body
-   was still over the landed sole's heel and threw the caught robot over it).
+   was still over the landed sole's heel and threw the caught robot over it). At the swing's last
+   tick the landing becomes where the legs measure the swing sole (:meth:`CaptureStepper.land_measured`):
+   a swing this short lands 40-80 mm from its plan, and the estimate stands on the plan's soles.
 
 Only the sagittal part of the DCM's excess starts a step: sideways the soles' polygon is wide and
 the ankles hold 0.5 m/s (a step there, never across the support sole, lost it). The soles must
@@ -47,7 +49,7 @@ import numpy as np
 from ik_solvers.whole_body.capture_point import clip_to_half_planes, dcm, dcm_after, half_planes
 from ik_solvers.whole_body.footsteps import Footstep
 from ik_solvers.whole_body.landing_bounds import bounded_offset
-from ik_solvers.whole_body.state_estimate import BaseEstimate
+from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator
 from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkTick
 
 FOLLOW_AFTER = 1.0  # [s] after a capture step's touch-down its CoM target stays near the measured CoM
@@ -64,13 +66,20 @@ class CaptureStepper:
         margin: [m] the support polygon's margin (the stabiliser's).
         reach: [m] how far forward, back and outwards the swing may land from its nominal place.
         inner: [m] the landing's least lateral distance from the support sole.
+        estimator: the stabiliser's state estimate (its legs measure where the swing lands).
     """
 
     def __init__(
-        self, generator: WalkingPatternGenerator, omega: float, margin: float, reach: float, inner: float
+        self,
+        generator: WalkingPatternGenerator,
+        omega: float,
+        margin: float,
+        reach: float,
+        inner: float,
+        estimator: BaseStateEstimator,
     ) -> None:
         config, geometry = generator.config, generator.geometry
-        self.generator, self.omega, self.margin = generator, omega, margin
+        self.generator, self.omega, self.margin, self.estimator = generator, omega, margin, estimator
         self.reach, self.inner = reach, inner
         self.swing = round(config.capture_swing / omega / config.dt) * config.dt  # [s], whole periods
         sole_length = float(min(s.size[0] for s in geometry.soles))
@@ -111,12 +120,14 @@ class CaptureStepper:
         threshold along the left sole's forward axis."""
         return abs(float(tick.left_sole[:2, 0] @ outside)) > self.threshold
 
-    def follow(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray | None:
+    def follow(self, tick: WalkTick, estimate: BaseEstimate, q: np.ndarray) -> np.ndarray | None:
         """While a capture step swings: the pattern's CoM state reset to the measured one, its
         landing moved to the DCM predicted at touch-down (until ``MOVE_UNTIL`` of the swing), and
         (2,) the CoM target [m], the measured CoM a period ahead (module docstring); None when no
-        capture step swings. At the first tick after touch-down the pattern's CoM state is set to
-        the measured one once more, its ZMP the reference between the landed soles."""
+        capture step swings. At its last tick the landing is where the swing sole measures by
+        leg kinematics of ``q`` (n,) [rad] (:meth:`land_measured`); at the first tick after
+        touch-down the pattern's CoM state is set to the measured one once more, its ZMP the
+        reference between the landed soles."""
         if self._step is None:
             return None
         step, zmp = self._step
@@ -127,13 +138,27 @@ class CaptureStepper:
                 self._landed = True
             return None
         self._observe(com, velocity, zmp)
-        if tick.time - step.lift < MOVE_UNTIL * (step.land - step.lift):
+        if tick.time + self.generator.config.dt >= step.land:
+            self._step = (self.land_measured(tick, estimate, q, step), zmp)
+        elif tick.time - step.lift < MOVE_UNTIL * (step.land - step.lift):
             support = tick.right_sole if step.side == "left" else tick.left_sole
             xi = dcm(com, velocity, self.omega)
             target = dcm_after(xi, zmp, self.omega, step.land - tick.time)
             moved = self.generator.planner.move_landing(tick.time, self._landing(step.side, support, target))
             self._step = (moved or step, zmp)
         return com + velocity * self.generator.config.dt
+
+    def land_measured(
+        self, tick: WalkTick, estimate: BaseEstimate, q: np.ndarray, step: Footstep
+    ) -> Footstep:
+        """The swing ``step`` lands where its sole is now, by forward kinematics of ``q`` (n,)
+        [rad] from the torso the estimate stands on the support sole (its yaw as planned): a
+        0.17 s swing lands 40-80 mm from its planned place (the servos lag, the support sole
+        slides), and an estimate standing on the planned place after touch-down read the CoM
+        that far off and pulled the caught robot over (docs/walking.md, 2026-11-29)."""
+        sole = estimate.torso[:3, :3] @ self.estimator.sole_position(step.side, q) + estimate.torso[:3, 3]
+        landing = np.array([sole[0], sole[1], step.end[2]])
+        return self.generator.planner.move_landing(tick.time, landing) or step
 
     def limit(self, tick: WalkTick, estimate: BaseEstimate, com: np.ndarray) -> np.ndarray:
         """The CoM target ``com`` (2,) [m], within ``FOLLOW_LIMIT`` of the measured CoM for

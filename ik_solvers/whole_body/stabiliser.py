@@ -119,7 +119,9 @@ class Stabiliser:
         )
         reach = geometry.max_step[0] + self.max_adjust
         # a capture step lands no narrower than the standing stance (0.75 of it: rolled sideways after a 0.35 m/s push forward)
-        self.capture = CaptureStepper(generator, self.omega, self.margin, reach, geometry.foot_separation)
+        self.capture = CaptureStepper(
+            generator, self.omega, self.margin, reach, geometry.foot_separation, self.estimator
+        )
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
         self._support: tuple[tuple, tuple] = (
             (),
@@ -161,7 +163,7 @@ class Stabiliser:
         com = tick.com + lean + shift
         if self.capture.update(tick, estimate, error - absorbed) and self.on_replan is not None:
             self.on_replan()
-        followed = self.capture.follow(tick, estimate)
+        followed = self.capture.follow(tick, estimate, q)
         if followed is None:
             moved = self._adjust_landing(tick, error, absorbed, self._touched_down(tick, estimate, q, error))
             com = self.capture.limit(tick, estimate, com)
