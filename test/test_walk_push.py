@@ -65,6 +65,16 @@ def test_a_push_onto_the_swinging_foot_lands_it_early():
     assert not survives(URDF, replace(CLOSED, touch_after=1.0), push)  # never lands early
 
 
+def test_a_push_towards_the_support_side_is_held_with_the_zmp_inset():
+    # 0.2 m/s to the left at mid single support (left sole standing): the DCM jumps towards the
+    # support sole's outer edge; with the ZMP reference 0.2 of the sole's width inside each sole's
+    # centre (walk.zmp_inset_ratio, off in config/walk.yaml: docs/walking.md) it has that much more
+    # room and the robot walks on
+    push = np.array([0.0, 0.2])
+    assert not survives(URDF, CLOSED, push)
+    assert survives(URDF, replace(CLOSED, zmp_inset_ratio=0.2), push)
+
+
 def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch):
     # 0.3 m/s back at mid single support: the robot tips onto its support heel, the swinging foot,
     # its landing moved behind (recovery_reach_ratio), meets the floor before its planned landing;

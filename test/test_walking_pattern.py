@@ -171,6 +171,31 @@ def test_sizes_scale_with_the_robot():
     assert np.allclose(packaged.soles[0].size, (0.16, 0.08))
 
 
+@pytest.mark.parametrize("name", ["packaged", "variant"])
+def test_the_zmp_inset_moves_the_single_support_reference_inwards_by_a_share_of_the_sole(name):
+    # walk.zmp_inset_ratio: the single-support ZMP reference lies that share of the sole's width
+    # inside the sole's footprint centre, towards the other sole; standing it stays midway
+    model, inset = robot(name), 0.2
+    centred, inward = (
+        drive(WalkingPatternGenerator(model, WalkConfig(zmp_inset_ratio=ratio)), SEGMENTS["forward"])
+        for ratio in (0.0, inset)
+    )
+    width = WalkingPatternGenerator(model).geometry.soles[0].size[1]
+    singles = 0
+    for plain, moved in zip(centred.ticks, inward.ticks):
+        assert plain.support == moved.support
+        if moved.support == "double":
+            continue
+        sole = moved.left_sole if moved.support == "left" else moved.right_sole
+        towards_other = sole[:2, 1] * (-1.0 if moved.support == "left" else 1.0)  # the sole's -y / +y
+        shift = moved.zmp_reference - plain.zmp_reference
+        assert shift @ towards_other == pytest.approx(inset * width, abs=1e-9)
+        assert np.hypot(*shift) == pytest.approx(inset * width, abs=1e-9)
+        singles += 1
+    assert singles > 100
+    assert np.allclose(centred.ticks[-1].zmp_reference, inward.ticks[-1].zmp_reference)
+
+
 def test_an_observed_com_is_steered_back_onto_the_zmp_reference():
     generator = WalkingPatternGenerator(robot("packaged"))
     generator.set_command(0.1, 0.0, 0.0)

@@ -381,10 +381,12 @@ class FootstepPlanner:
         self._rates = np.where(finite, 1.0 / np.where(finite, durations, 1.0), 0.0)  # 0: standing
 
     def _center(self, side: str, pose: np.ndarray) -> np.ndarray:
-        """World x, y [m] of a sole's footprint centre for its planar pose."""
+        """World x, y [m] of the ZMP reference on a sole at its planar pose: its footprint's
+        centre, ``zmp_inset_ratio`` of its width inside it towards the other sole."""
         geometry = self.geometry.soles[SIDES.index(side)]
         c, s = np.cos(pose[2]), np.sin(pose[2])
-        x, y = geometry.center
+        inset = self.config.zmp_inset_ratio * geometry.size[1] * (-1.0 if side == "left" else 1.0)
+        x, y = geometry.center[0], geometry.center[1] + inset
         return pose[:2] + np.array([c * x - s * y, s * x + c * y])
 
     def _midpoint(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:

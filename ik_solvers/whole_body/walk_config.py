@@ -118,6 +118,13 @@ class WalkConfig:
             ``touch_height_ratio`` of the step height above the support sole's level; its
             planned landing more than ``touch_remaining`` [1/ω, the pendulum's time constant]
             away; the DCM error more than ``touch_error_ratio`` of the stance width towards it.
+        zmp_inset_ratio: the ZMP reference on each sole lies this share of the sole's width
+            inside its footprint's centre, towards the other sole (single support and the
+            transfers alike, so the standing midpoint is unchanged): in single support the
+            DCM then stands that much further from the support sole's outer edge, which a push
+            towards the support side must cross (docs/walking.md, "Support-side pushes: the ZMP
+            reference inset": it holds more there but loses elsewhere, hence off); 0: the
+            footprint's centre.
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -210,6 +217,9 @@ class WalkConfig:
     )
     touch_error_ratio: float = _closed(
         0.2, "DCM error towards the swinging foot landing it early / stance width", 10.0
+    )
+    zmp_inset_ratio: float = _closed(
+        0.0, "the ZMP reference on a sole this far inside its centre, towards the other / sole width", 0.5
     )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
