@@ -84,3 +84,14 @@ def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch
     assert survives(URDF, CLOSED, push)
     monkeypatch.setattr(stabiliser, "_sagittal", lambda error, yaw: False)  # as before: lateral only
     assert not survives(URDF, CLOSED, push)
+
+
+def test_a_push_forward_lands_the_swinging_toe_as_it_meets_the_floor():
+    # 0.35 m/s forward at mid single support: the robot pitches over its support toe and the
+    # swinging sole, pitched with it, meets the floor with its toe while its origin is still
+    # about half a step height up; landing it then (config/walk.yaml's touch_height_ratio 0.5)
+    # holds the robot, waiting until the origin came within a quarter of the step height drove
+    # the toe on into the floor, pitched the robot 13 deg and rolled it over the soles' diagonal
+    push = np.array([0.35, 0.0])
+    assert survives(URDF, CLOSED, push)
+    assert not survives(URDF, replace(CLOSED, touch_height_ratio=0.25), push)
