@@ -63,7 +63,9 @@ LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
 @inlined
 def leg_plane(k, rotation, translation, hip_branch):
     """The first steps of :func:`.leg.closed_form`: (foot roll axis, a point of it, the leg plane's
-    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
+    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W, the other hip
+    plane's normal: its mirror, the same bits as on ``-hip_branch``'s side as IEEE products are
+    symmetric in sign)."""
     foot_axis = matvec(rotation, vector(k, W6_TIP))
     foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
     offset = sub(foot_point, vector(k, HIP))
@@ -74,10 +76,9 @@ def leg_plane(k, rotation, translation, hip_branch):
     lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
     cosine = min(max(cosine, -1.0), 1.0)
     unit = scale(normal, inverse)
-    pitch_axis = combine(
-        unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
-    )
-    return foot_axis, foot_point, pitch_axis, lateral_miss
+    side, across = cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
+    pitch_axis, mirror = combine(unit, cosine, side, across), combine(unit, cosine, side, -across)
+    return foot_axis, foot_point, pitch_axis, lateral_miss, mirror
 
 
 @inlined
@@ -106,12 +107,11 @@ def _roll_operands(k, terms, turn):
 
 
 @inlined
-def hip_angles(k, pitch_axis, turn):
-    """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
-    ``pitch_axis`` (``turn``: the pair), the length of its part across the yaw axis, then the
-    cosine and sine of the yaw and of the roll from their arctangents' operands (x / r, y / r:
-    the cosine and sine of the angle to rounding, without calling them)."""
-    terms = hip_terms(k, pitch_axis)
+def hip_angles(k, terms, turn):
+    """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto the pitch
+    axis whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the length of its part across
+    the yaw axis, then the cosine and sine of the yaw and of the roll from their arctangents'
+    operands (x / r, y / r: the cosine and sine of the angle to rounding, without calling them)."""
     roll_y, roll_x = _roll_operands(k, terms, turn)
     yaw_y, yaw_x = turn * terms[2], turn * terms[3]
     c1, s1 = unit_xy(yaw_x, yaw_y)
@@ -185,10 +185,11 @@ def _flip_bound(k, answer, gimbal, references, seed):
 
 
 @borrowing
-def _turned_bound(k, rotation, translation, first, part, references, seed, enough):
+def _turned_bound(k, terms, first, part, references, seed, enough):
     """:func:`_pair_bound` of the first's hip pair turned, its yaw the first's (``part``, raw) ± π:
-    no leg plane nor arctangent unless the roll's term is wanted too (the yaw's less TURN_SLACK,
-    as ± π and the arctangent of the negated terms may differ in the last bit). Infinite where a
+    no arctangent unless the roll's term is wanted too (from ``terms``, the first's
+    :func:`hip_terms`; the yaw's less TURN_SLACK, as ± π and the arctangent of the negated terms
+    may differ in the last bit). Infinite where a
     limit clips the yaw (not tested on a continuous yaw, whose wrap near the seed may differ in
     turn by that bit) or the roll."""
     total = 0.0
@@ -200,15 +201,15 @@ def _turned_bound(k, rotation, translation, first, part, references, seed, enoug
         total = _square(max(abs(yaw - seed[0]) - TURN_SLACK, 0.0))
         if total >= enough:
             return total
-    terms = hip_terms(k, leg_plane(k, rotation, translation, first[0])[2])
     roll, inside = _limited(k, 1, hip_roll(k, terms, -first[2]), references[1])
     return total + _square(roll - seed[1]) if inside else math.inf
 
 
 @borrowing
-def bounds(k, rotation, translation, references, first, answer, part, seed, solved, enough, out):
+def bounds(k, terms, mirror_terms, references, first, answer, part, seed, solved, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
-    ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`), per pair into
+    ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`; ``terms`` and
+    ``mirror_terms``: :func:`hip_terms` of its hip plane's pitch axis and the other's), per pair into
     ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip
     plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
     the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
@@ -216,7 +217,6 @@ def bounds(k, rotation, translation, references, first, answer, part, seed, solv
     ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
     limit = enough if solved else math.inf
     out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
-    out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, limit)
-    terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
-    out[2] = _pair_bound(k, terms, first[2], references, seed, limit, False) if solved else 0.0
-    out[3] = _pair_bound(k, terms, -first[2], references, seed, limit, True)
+    out[1] = _turned_bound(k, terms, first, part, references, seed, limit)
+    out[2] = _pair_bound(k, mirror_terms, first[2], references, seed, limit, False) if solved else 0.0
+    out[3] = _pair_bound(k, mirror_terms, -first[2], references, seed, limit, True)
