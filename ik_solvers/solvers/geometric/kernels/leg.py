@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import ieee_borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
-from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, hip_terms, leg_plane, unit_xy, wrapped
+from ik_solvers.solvers.geometric.kernels.leg_hip import (
+    hip_angles,
+    hip_terms,
+    hip_yaw,
+    leg_plane,
+    unit_xy,
+    wrapped,
+)
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
     ANKLE_TIP,
     B1,
@@ -91,14 +98,17 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
     plane = leg_plane(k, rotation, translation, hip_branch)
-    part = hip_part(k, rotation, plane, plane[2], hip_terms(k, plane[2]), turn, bend, references, preferred)
+    terms = hip_terms(k, plane[2])
+    part = hip_part(
+        k, rotation, plane, plane[2], terms, hip_yaw(terms, turn), turn, bend, references, preferred
+    )
     stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
     raw, operands = knee_part(k, part, bend, q, stretch)
     return raw, knee_fk(k, operands), part
 
 
 @inlined
-def hip_part(k, rotation, plane, pitch_axis, terms, turn, bend, references, preferred):
+def hip_part(k, rotation, plane, pitch_axis, terms, yaw, turn, bend, references, preferred):
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
     misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
@@ -106,11 +116,12 @@ def hip_part(k, rotation, plane, pitch_axis, terms, turn, bend, references, pref
     the foot roll and the pitch sum, for the FK check (:func:`_checked`).
 
     ``plane``: :func:`.leg_hip.leg_plane` of the target, ``pitch_axis`` its (or its mirror's: the
-    other hip plane's) pitch axis, ``terms`` that axis's :func:`.leg_hip.hip_terms`; worked out
-    once by the caller, as the seeded search's bounds take them too."""
+    other hip plane's) pitch axis, ``terms`` that axis's :func:`.leg_hip.hip_terms` and ``yaw``
+    the pair's raw yaw (:func:`.leg_hip.hip_yaw`); worked out by the caller, as the seeded
+    search's bounds take them too."""
     foot_axis, foot_point, lateral_miss = plane[0], plane[1], plane[3]
     hip = vector(k, HIP)
-    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, terms, turn)
+    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, terms, turn, yaw)
     v = tmatvec(rotation, pitch_axis)
     foot_y, foot_x = dot(vector(k, B1), v), dot(vector(k, B2), v)
     foot = -math.atan2(foot_y, foot_x)
@@ -255,7 +266,7 @@ def _distance(q, seed):
     return total
 
 
-@borrowing
+@ieee_borrowing
 def solve(k, rotation, translation, seed, seeded, q, work):
     """One sole pose: the branch search of BranchSolver._solve_scalar into q (N,).
 
@@ -285,7 +296,9 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     bend = first[1] * k[NATURAL]
     plane = leg_plane(k, rotation, translation, first[0])
     terms = hip_terms(k, plane[2])
-    part = hip_part(k, rotation, plane, plane[2], terms, first[2], bend, references, preferred)
+    part = hip_part(
+        k, rotation, plane, plane[2], terms, hip_yaw(terms, first[2]), first[2], bend, references, preferred
+    )
     raw, operands = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
     reason = _limit(k, best, references, raw)
     found = _checked(k, rotation, translation, best, reason, part, knee_fk(k, operands))
@@ -302,10 +315,12 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         # fail its limits and cannot count for ``closest`` (the other hip turn's)
         solved = found[0] == 0
         mirror_terms = hip_terms(k, plane[4])  # the other hip plane's
+        mirror_yaw = hip_yaw(mirror_terms, first[2])  # its yaw on the first's turn
         leg_hip.bounds(
             k,
             terms,
             mirror_terms,
+            mirror_yaw,
             references,
             first,
             best,
@@ -332,7 +347,10 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             else:
                 mirrored = hip_branch != first[0]
                 axis, axis_terms = (plane[4], mirror_terms) if mirrored else (plane[2], terms)
-                part = hip_part(k, rotation, plane, axis, axis_terms, turn_branch, bend, references, preferred)
+                yaw = mirror_yaw if mirrored and turn_branch == first[2] else hip_yaw(axis_terms, turn_branch)
+                part = hip_part(
+                    k, rotation, plane, axis, axis_terms, yaw, turn_branch, bend, references, preferred
+                )
                 raw, operands = knee_part(k, part, bend, row, _keep(k, part, kept))
             for i in range(KNEE):
                 row[KNEE_FK + i] = operands[i]
@@ -369,7 +387,7 @@ def _pair_of(branch, first):
     return (0 if branch[0] == first[0] else 2) + (0 if branch[2] == first[2] else 1)
 
 
-@borrowing
+@ieee_borrowing
 def _pair(first, index):
     """The hip pair of the ``index``-th branch other than ``first`` (in BRANCHES order)."""
     count = 0
@@ -382,7 +400,7 @@ def _pair(first, index):
     return 0
 
 
-@borrowing
+@ieee_borrowing
 def _nearest(reasons, distances, count, first_solved, best_distance):
     """Index of the nearest branch whose limits and reach passed (strictly nearer than
     ``best_distance`` when the first branch solved; ties: the lower index), or -1."""
@@ -394,7 +412,7 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
     return pick
 
 
-@borrowing
+@ieee_borrowing
 def _first_success(k, rotation, translation, references, q, other):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
     q; ``other`` (N,) is scratch."""
@@ -408,7 +426,7 @@ def _first_success(k, rotation, translation, references, q, other):
     return found[0], found[1], found[2], True
 
 
-@borrowing
+@ieee_borrowing
 def solve_entries(k, e, seed, seeded, q, work):
     """:func:`solve` for a target given as 16 row-major entries ``e``: (reason, position error,
     orientation error, continuous)."""
@@ -416,7 +434,7 @@ def solve_entries(k, e, seed, seeded, q, work):
     return solve(k, rotation, (e[3], e[7], e[11]), seed, seeded, q, work)
 
 
-@borrowing
+@ieee_borrowing
 def solve_columns(k, columns, seeds, seeded, q, reason, position_error, orientation_error, continuous, work):
     """:func:`solve` for each target of ``columns`` (16, M) (row-major pose entries per column).
 
