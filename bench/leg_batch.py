@@ -40,7 +40,7 @@ def kernel_calls(solver, targets: np.ndarray, seeds: np.ndarray | None) -> dict[
     """The kernel alone on one thread and on the cores, on ready (16, M) columns."""
     count, seeded = len(targets), seeds is not None
     columns, _ = solver._columns(targets)
-    seeds = np.ascontiguousarray(seeds.T) if seeded else np.zeros((6, 1))
+    seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((1, 6))
     out = (np.empty((count, 6)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     out += (np.empty(count, bool),)
     constants, works = solver._constants, leg_batch.workspaces()

@@ -22,7 +22,7 @@ from ik_solvers.solvers.geometric.kernels import leg as kernel
 def rate(solver, columns: np.ndarray, seeds: np.ndarray | None) -> tuple[float, float]:
     """Rows per CPU second (best of 7) and the success rate of ``columns`` (16, M) solved at once."""
     count, seeded = columns.shape[1], seeds is not None
-    seeds = np.ascontiguousarray(seeds.T) if seeded else np.zeros((6, 1))
+    seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((1, 6))
     out = (np.empty((count, 6)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     continuous, best = np.empty(count, bool), np.inf
     for _ in range(7):

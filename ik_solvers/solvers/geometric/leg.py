@@ -226,7 +226,7 @@ class LegSolver(BranchSolver):
         """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`); from
         :data:`PARALLEL_ROWS` rows on, on the cores (:mod:`kernels.leg_batch`: the same answers)."""
         seeded = seeds is not None
-        seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((6, 1))
+        seeds = np.ascontiguousarray(seeds.T) if seeded else np.zeros((1, 6))  # (N, 6) rows: no copy
         q, *found = out
         if columns.shape[1] < PARALLEL_ROWS:
             kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)

@@ -35,9 +35,9 @@ def _compile_kernels() -> None:
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
-    leg.solve_columns(k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), work)
+    leg.solve_columns(k, columns, np.zeros((1, leg.N)), False, *out, np.empty(count, bool), work)
     leg_batch.solve_columns_dynamic(
-        k, columns, np.zeros((leg.N, 1)), False, *out, np.empty(count, bool), leg_batch.workspaces()
+        k, columns, np.zeros((1, leg.N)), False, *out, np.empty(count, bool), leg_batch.workspaces()
     )
     _compile_planar()
     _compile_arm()

@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import ieee_borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
-from ik_solvers.solvers.geometric.kernels.leg_hip import hip_angles, leg_plane, unit_xy, wrapped
+from ik_solvers.solvers.geometric.kernels.leg_hip import (
+    hip_angles,
+    hip_terms,
+    hip_yaw,
+    leg_plane,
+    unit_xy,
+    wrapped,
+)
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
     ANKLE_TIP,
     B1,
@@ -90,22 +97,31 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     knee's FK values (:func:`knee_fk`) and the hip part (:func:`hip_part`). At the hip gimbal the yaw is the feasible one nearest
     ``preferred`` [rad] (:mod:`.leg_gimbal`; ``references``: the limit check's, per joint)."""
     bend = knee_branch * k[NATURAL]
-    part = hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred)
+    plane = leg_plane(k, rotation, translation, hip_branch)
+    terms = hip_terms(k, plane[2])
+    part = hip_part(
+        k, rotation, plane, plane[2], terms, hip_yaw(terms, turn), turn, bend, references, preferred
+    )
     stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
-    raw, knee = knee_part(k, part, bend, q, stretch)
-    return raw, knee, part
+    raw, operands = knee_part(k, part, bend, q, stretch)
+    return raw, knee_fk(k, operands), part
 
 
 @inlined
-def hip_part(k, rotation, translation, hip_branch, turn, bend, references, preferred):
+def hip_part(k, rotation, plane, pitch_axis, terms, yaw, turn, bend, references, preferred):
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
     misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
     follows the knee's ``bend``), then (from :data:`TRIG`) the cosine and sine of the yaw, the roll,
-    the foot roll and the pitch sum, for the FK check (:func:`_checked`)."""
-    foot_axis, foot_point, pitch_axis, lateral_miss = leg_plane(k, rotation, translation, hip_branch)
+    the foot roll and the pitch sum, for the FK check (:func:`_checked`).
+
+    ``plane``: :func:`.leg_hip.leg_plane` of the target, ``pitch_axis`` its (or its mirror's: the
+    other hip plane's) pitch axis, ``terms`` that axis's :func:`.leg_hip.hip_terms` and ``yaw``
+    the pair's raw yaw (:func:`.leg_hip.hip_yaw`); worked out by the caller, as the seeded
+    search's bounds take them too."""
+    foot_axis, foot_point, lateral_miss = plane[0], plane[1], plane[3]
     hip = vector(k, HIP)
-    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, pitch_axis, turn)
+    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, terms, turn, yaw)
     v = tmatvec(rotation, pitch_axis)
     foot_y, foot_x = dot(vector(k, B1), v), dot(vector(k, B2), v)
     foot = -math.atan2(foot_y, foot_x)
@@ -157,34 +173,37 @@ def knee_part(k, part, bend, q, stretch):
     """:func:`closed_form` from the hip pair's ``part`` (:func:`hip_part`, or a row it was kept in)
     and its two-link's ``stretch`` (:func:`.two_link.stretch`'s four values) on:
     the knee's ``bend`` (+1 / -1 × the natural one); the raw angles into q (N,); the reach reason
-    and the knee's FK values (:func:`knee_fk`)."""
+    and what the knee's FK values are made of (:func:`knee_fk`'s ``operands``: worked out only for
+    the branches the FK check reaches)."""
     upper, knee, phi_upper, phi_knee, distance, x_a, y_a, c, s = two_link.bent(
         k, TWO_LINK, part[4], part[5], bend, stretch[0], stretch[1], stretch[2], stretch[3]
     )
     q[0], q[1], q[2], q[3] = part[0], part[1], upper, knee
     q[4], q[5] = k[SIGN5] * (part[3] - phi_upper - phi_knee), part[2]
-    fk = knee_fk(k, q, x_a, y_a, c, s)
+    operands = (q[2], q[3], q[4], x_a, y_a, c, s)
     if part[6] != 0.0:
-        return LATERAL, fk
+        return LATERAL, operands
     if distance > k[REACH_MAX] + REACH_SLACK:
-        return FAR, fk
+        return FAR, operands
     if distance < k[REACH_MIN] - REACH_SLACK:
-        return CLOSE, fk
-    return 0, fk
+        return CLOSE, operands
+    return 0, operands
 
 
 @inlined
-def knee_fk(k, q, x_a, y_a, c, s):
+def knee_fk(k, operands):
     """What the FK check (:func:`.leg_forward.forward`) takes from the two-link rather than calling
-    cos and sin, as :data:`KNEE` floats: the raw q[2], q[3], q[4] [rad] (q (N,) as :func:`knee_part`
-    wrote it), then the cosine and sine of the upper leg's plane angle (from its arctangent's
-    operands ``x_a``, ``y_a``) and of the thigh's (the upper leg's and the knee's: the knee's from
-    ``c``, ``s``, the cosine and sine of phi_b + kappa, turned back by kappa). The leg's pitch
-    signs are the two-link's (LegSolver builds it from them), so these are the angles FK reads."""
+    cos and sin, as :data:`KNEE` floats: the raw q[2], q[3], q[4] [rad] (as :func:`knee_part`
+    wrote them), then the cosine and sine of the upper leg's plane angle (from its arctangent's
+    operands x_a, y_a) and of the thigh's (the upper leg's and the knee's: the knee's from
+    c, s, the cosine and sine of phi_b + kappa, turned back by kappa); ``operands``: (the raw
+    q[2], q[3], q[4], x_a, y_a, c, s) from :func:`knee_part`. The leg's pitch signs are the
+    two-link's (LegSolver builds it from them), so these are the angles FK reads."""
+    q2, q3, q4, x_a, y_a, c, s = operands
     c3, s3 = unit_xy(x_a, y_a)
     cos_b = c * k[COS_KAPPA] + s * k[SIN_KAPPA]
     sin_b = s * k[COS_KAPPA] - c * k[SIN_KAPPA]
-    return q[2], q[3], q[4], c3, s3, c3 * cos_b - s3 * sin_b, s3 * cos_b + c3 * sin_b
+    return q2, q3, q4, c3, s3, c3 * cos_b - s3 * sin_b, s3 * cos_b + c3 * sin_b
 
 
 @inlined
@@ -247,7 +266,7 @@ def _distance(q, seed):
     return total
 
 
-@borrowing
+@ieee_borrowing
 def solve(k, rotation, translation, seed, seeded, q, work):
     """One sole pose: the branch search of BranchSolver._solve_scalar into q (N,).
 
@@ -275,9 +294,14 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     border = abs(hip) < HIP_BORDER * k[REACH_MAX] or abs(knee) < math.sin(KNEE_BORDER)
     border = border or abs(turn) < TURN_BORDER
     bend = first[1] * k[NATURAL]
-    part = hip_part(k, rotation, translation, first[0], first[2], bend, references, preferred)
-    raw, fk = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
-    found = _checked(k, rotation, translation, best, _limit(k, best, references, raw), part, fk)
+    plane = leg_plane(k, rotation, translation, first[0])
+    terms = hip_terms(k, plane[2])
+    part = hip_part(
+        k, rotation, plane, plane[2], terms, hip_yaw(terms, first[2]), first[2], bend, references, preferred
+    )
+    raw, operands = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
+    reason = _limit(k, best, references, raw)
+    found = _checked(k, rotation, translation, best, reason, part, knee_fk(k, operands))
     best_distance = closest = _distance(best, seed)
     if not (found[0] == 0 and best_distance < k[NEAR_SEED] and not border):
         others = len(BRANCHES) - 1
@@ -290,10 +314,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         # ``closest`` below the answer's distance either; a bound is infinite where the branch must
         # fail its limits and cannot count for ``closest`` (the other hip turn's)
         solved = found[0] == 0
+        mirror_terms = hip_terms(k, plane[4])  # the other hip plane's
+        mirror_yaw = hip_yaw(mirror_terms, first[2])  # its yaw on the first's turn
         leg_hip.bounds(
             k,
-            rotation,
-            translation,
+            terms,
+            mirror_terms,
+            mirror_yaw,
             references,
             first,
             best,
@@ -316,14 +343,17 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
                 stretch = (kept[STRETCH], kept[STRETCH + 1], kept[STRETCH + 2], kept[STRETCH + 3])
-                raw, fk = knee_part(k, kept, bend, row, stretch)
+                raw, operands = knee_part(k, kept, bend, row, stretch)
             else:
+                mirrored = hip_branch != first[0]
+                axis, axis_terms = (plane[4], mirror_terms) if mirrored else (plane[2], terms)
+                yaw = mirror_yaw if mirrored and turn_branch == first[2] else hip_yaw(axis_terms, turn_branch)
                 part = hip_part(
-                    k, rotation, translation, hip_branch, turn_branch, bend, references, preferred
+                    k, rotation, plane, axis, axis_terms, yaw, turn_branch, bend, references, preferred
                 )
-                raw, fk = knee_part(k, part, bend, row, _keep(k, part, kept))
+                raw, operands = knee_part(k, part, bend, row, _keep(k, part, kept))
             for i in range(KNEE):
-                row[KNEE_FK + i] = fk[i]
+                row[KNEE_FK + i] = operands[i]
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
             if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
                 closest = min(closest, distances[count])
@@ -333,9 +363,8 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             if pick < 0:
                 break
             row = work[2 + pick]
-            checked = _checked(
-                k, rotation, translation, row, 0, work[PARTS + _pair(first, pick)], _knee_kept(row)
-            )
+            knee = knee_fk(k, _knee_kept(row))
+            checked = _checked(k, rotation, translation, row, 0, work[PARTS + _pair(first, pick)], knee)
             if checked[0] == 0:
                 found, best_distance = checked, distances[pick]
                 _copy(work[2 + pick], best)
@@ -347,7 +376,7 @@ def solve(k, rotation, translation, seed, seeded, q, work):
 
 @inlined
 def _knee_kept(row):
-    """The :func:`knee_fk` values a branch's scratch row keeps from :data:`KNEE_FK` on."""
+    """The :func:`knee_fk` operands a branch's scratch row keeps from :data:`KNEE_FK` on."""
     at = KNEE_FK
     return (row[at], row[at + 1], row[at + 2], row[at + 3], row[at + 4], row[at + 5], row[at + 6])
 
@@ -358,7 +387,7 @@ def _pair_of(branch, first):
     return (0 if branch[0] == first[0] else 2) + (0 if branch[2] == first[2] else 1)
 
 
-@borrowing
+@ieee_borrowing
 def _pair(first, index):
     """The hip pair of the ``index``-th branch other than ``first`` (in BRANCHES order)."""
     count = 0
@@ -371,7 +400,7 @@ def _pair(first, index):
     return 0
 
 
-@borrowing
+@ieee_borrowing
 def _nearest(reasons, distances, count, first_solved, best_distance):
     """Index of the nearest branch whose limits and reach passed (strictly nearer than
     ``best_distance`` when the first branch solved; ties: the lower index), or -1."""
@@ -383,7 +412,7 @@ def _nearest(reasons, distances, count, first_solved, best_distance):
     return pick
 
 
-@borrowing
+@ieee_borrowing
 def _first_success(k, rotation, translation, references, q, other):
     """Unseeded: the first branch in BRANCHES order that succeeds (else the first's result), into
     q; ``other`` (N,) is scratch."""
@@ -397,7 +426,7 @@ def _first_success(k, rotation, translation, references, q, other):
     return found[0], found[1], found[2], True
 
 
-@borrowing
+@ieee_borrowing
 def solve_entries(k, e, seed, seeded, q, work):
     """:func:`solve` for a target given as 16 row-major entries ``e``: (reason, position error,
     orientation error, continuous)."""
@@ -405,14 +434,15 @@ def solve_entries(k, e, seed, seeded, q, work):
     return solve(k, rotation, (e[3], e[7], e[11]), seed, seeded, q, work)
 
 
-@borrowing
+@ieee_borrowing
 def solve_columns(k, columns, seeds, seeded, q, reason, position_error, orientation_error, continuous, work):
     """:func:`solve` for each target of ``columns`` (16, M) (row-major pose entries per column).
 
-    seeds: (N, M) [rad], read when ``seeded``. Into q (M, N) and the (M,) result columns.
+    seeds: (M, N) [rad], a target's seed a row (as the caller has them: no transposed copy), read
+    when ``seeded``. Into q (M, N) and the (M,) result columns.
     """
     for m in range(columns.shape[1]):
         e = columns[:, m]
         rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
-        found = solve(k, rotation, (e[3], e[7], e[11]), seeds[:, m if seeded else 0], seeded, q[m], work)
+        found = solve(k, rotation, (e[3], e[7], e[11]), seeds[m if seeded else 0], seeded, q[m], work)
         reason[m], position_error[m], orientation_error[m], continuous[m] = found

@@ -24,7 +24,7 @@ def solve_columns_parallel(
 ):
     """:func:`.leg.solve_columns` for the targets of ``columns`` (16, M) on numba's threads.
 
-    seeds: (N, M) [rad], read when ``seeded``; works: one :data:`.leg.WORK` scratch per thread
+    seeds: (M, N) [rad] (rows), read when ``seeded``; works: one :data:`.leg.WORK` scratch per thread
     (:func:`workspaces`). Into q (M, N) and the (M,) result columns.
     """
     count = columns.shape[1]
@@ -35,7 +35,7 @@ def solve_columns_parallel(
         leg.solve_columns(
             k,
             columns[:, start:stop],
-            seeds[:, seed_start:seed_stop],
+            seeds[seed_start:seed_stop],
             seeded,
             q[start:stop],
             reason[start:stop],

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import borrowing, inlined
+from ik_solvers.compiled.jit import ieee_borrowing, inlined
 from ik_solvers.solvers.geometric.kernels import two_link
 from ik_solvers.solvers.geometric.kernels.leg_gimbal import ALIGNED
 from ik_solvers.solvers.geometric.kernels.leg_layout import (
@@ -58,12 +58,15 @@ REACH_SLACK = 1e-12  # [m] leg.REACH_SLACK
 FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (≤ 1e-9) and rounding
 TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
 LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
+WRAP_SLACK = 1e-9  # [rad] a turned yaw this near its wrap's ends is not bounded (see _turned_bound)
 
 
 @inlined
 def leg_plane(k, rotation, translation, hip_branch):
     """The first steps of :func:`.leg.closed_form`: (foot roll axis, a point of it, the leg plane's
-    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W)."""
+    normal (the pitch axis) on ``hip_branch``'s side, whether the plane misses W, the other hip
+    plane's normal: its mirror, the same bits as on ``-hip_branch``'s side as IEEE products are
+    symmetric in sign)."""
     foot_axis = matvec(rotation, vector(k, W6_TIP))
     foot_point = add(matvec(rotation, vector(k, P6_TIP)), translation)
     offset = sub(foot_point, vector(k, HIP))
@@ -74,10 +77,9 @@ def leg_plane(k, rotation, translation, hip_branch):
     lateral_miss = abs(cosine) > 1.0 + REACH_SLACK
     cosine = min(max(cosine, -1.0), 1.0)
     unit = scale(normal, inverse)
-    pitch_axis = combine(
-        unit, cosine, cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
-    )
-    return foot_axis, foot_point, pitch_axis, lateral_miss
+    side, across = cross(foot_axis, unit), hip_branch * k[HIP_SIGN] * math.sqrt(1.0 - cosine * cosine)
+    pitch_axis, mirror = combine(unit, cosine, side, across), combine(unit, cosine, side, -across)
+    return foot_axis, foot_point, pitch_axis, lateral_miss, mirror
 
 
 @inlined
@@ -106,17 +108,22 @@ def _roll_operands(k, terms, turn):
 
 
 @inlined
-def hip_angles(k, pitch_axis, turn):
-    """LegSolver._hip_angles: yaw and roll [rad] that turn the q = 0 pitch axis onto
-    ``pitch_axis`` (``turn``: the pair), the length of its part across the yaw axis, then the
-    cosine and sine of the yaw and of the roll from their arctangents' operands (x / r, y / r:
-    the cosine and sine of the angle to rounding, without calling them)."""
-    terms = hip_terms(k, pitch_axis)
+def hip_yaw(terms, turn):
+    """The raw yaw [rad] of the hip pair ``turn`` from :func:`hip_terms` (its arctangent)."""
+    return math.atan2(turn * terms[2], turn * terms[3])
+
+
+@inlined
+def hip_angles(k, terms, turn, yaw):
+    """LegSolver._hip_angles: yaw (``yaw``, :func:`hip_yaw`, computed by the caller, who may
+    have needed it before) and roll [rad] that turn the q = 0 pitch axis onto the pitch axis
+    whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the length of its part across the
+    yaw axis, then the cosine and sine of the yaw and of the roll from their arctangents' operands
+    (x / r, y / r: the cosine and sine of the angle to rounding, without calling them)."""
     roll_y, roll_x = _roll_operands(k, terms, turn)
-    yaw_y, yaw_x = turn * terms[2], turn * terms[3]
-    c1, s1 = unit_xy(yaw_x, yaw_y)
+    c1, s1 = unit_xy(turn * terms[3], turn * terms[2])
     c2, s2 = unit_xy(roll_x, roll_y)
-    return math.atan2(yaw_y, yaw_x), math.atan2(roll_y, roll_x), terms[1], c1, s1, c2, s2
+    return yaw, math.atan2(roll_y, roll_x), terms[1], c1, s1, c2, s2
 
 
 @inlined
@@ -137,12 +144,12 @@ def wrapped(k, i, angle, reference):
     return angle, min(max(angle, k[LOWER + i]), k[UPPER + i])
 
 
-@borrowing
+@ieee_borrowing
 def _square(x):
     return x * x
 
 
-@borrowing
+@ieee_borrowing
 def _limited(k, i, angle, reference):
     """Joint i's ``angle`` wrapped near ``reference`` and clipped into its limits [rad], and False
     where the clip moves it by more than LIMIT_SLACK (and TURN_SLACK, for an angle off by
@@ -151,26 +158,20 @@ def _limited(k, i, angle, reference):
     return clipped, abs(clipped - angle) <= LIMIT_SLACK + TURN_SLACK
 
 
-@borrowing
-def _pair_bound(k, terms, turn, references, seed, enough, other_turn):
+@ieee_borrowing
+def _pair_bound(k, terms, yaw, turn, references, seed, enough):
     """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
     yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
-    chosen later). Infinite for the seed's ``other_turn`` where a limit clips the yaw or the roll."""
+    chosen later); ``yaw``: the pair's raw yaw [rad] (:func:`hip_yaw`)."""
     total = 0.0
     if terms[1] > ALIGNED:
-        yaw, inside = _limited(k, 0, math.atan2(turn * terms[2], turn * terms[3]), references[0])
-        if other_turn and not inside:
-            return math.inf
-        total = _square(yaw - seed[0])
+        total = _square(_limited(k, 0, yaw, references[0])[0] - seed[0])
         if total >= enough:
             return total
-    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
-    if other_turn and not inside:
-        return math.inf
-    return total + _square(roll - seed[1])
+    return total + _square(_limited(k, 1, hip_roll(k, terms, turn), references[1])[0] - seed[1])
 
 
-@borrowing
+@ieee_borrowing
 def _flip_bound(k, answer, gimbal, references, seed):
     """The roll's, knee's and foot roll's terms of the distance to the seed of the answer's own hip
     pair with the knee flipped (the knee's left out at the gimbal, where the yaw and with it the
@@ -184,31 +185,34 @@ def _flip_bound(k, answer, gimbal, references, seed):
     return total + _square(max(abs(knee - seed[3]) - FLIP_SLACK, 0.0))
 
 
-@borrowing
-def _turned_bound(k, rotation, translation, first, part, references, seed, enough):
-    """:func:`_pair_bound` of the first's hip pair turned, its yaw the first's (``part``, raw) ± π:
-    no leg plane nor arctangent unless the roll's term is wanted too (the yaw's less TURN_SLACK,
-    as ± π and the arctangent of the negated terms may differ in the last bit). Infinite where a
-    limit clips the yaw (not tested on a continuous yaw, whose wrap near the seed may differ in
-    turn by that bit) or the roll."""
+@ieee_borrowing
+def _turned_bound(k, terms, yaw, turn, references, seed, enough):
+    """:func:`_pair_bound` of hip pair ``turn`` (``terms``: its hip plane's :func:`hip_terms`),
+    its yaw the other turn's raw ``yaw`` ± π: no arctangent unless the roll's term is wanted too
+    (the yaw's less TURN_SLACK, as ± π and the arctangent of the negated terms may differ in the
+    last bit). Infinite where a limit clips the yaw (not tested on a continuous yaw, whose wrap
+    near the seed may differ in turn by that bit) or the roll. Within WRAP_SLACK of the wrap's
+    ends (the reference ± π) that bit may wrap the yaw to the other end: no yaw term there."""
     total = 0.0
-    if part[SHARED] != 0.0:  # not at the gimbal (:func:`.leg.hip_part`)
-        turned = part[0] - math.pi if part[0] > 0.0 else part[0] + math.pi
-        yaw, inside = _limited(k, 0, turned, references[0])
-        if not inside and k[CONTINUOUS] == 0.0:
-            return math.inf
-        total = _square(max(abs(yaw - seed[0]) - TURN_SLACK, 0.0))
-        if total >= enough:
-            return total
-    terms = hip_terms(k, leg_plane(k, rotation, translation, first[0])[2])
-    roll, inside = _limited(k, 1, hip_roll(k, terms, -first[2]), references[1])
+    if terms[1] > ALIGNED:  # not at the gimbal (:func:`.leg.hip_part`)
+        turned = yaw - math.pi if yaw > 0.0 else yaw + math.pi
+        angle, clipped = wrapped(k, 0, turned, references[0])
+        if abs(angle - references[0]) < math.pi - WRAP_SLACK:
+            if abs(clipped - angle) > LIMIT_SLACK + TURN_SLACK and k[CONTINUOUS] == 0.0:
+                return math.inf
+            total = _square(max(abs(clipped - seed[0]) - TURN_SLACK, 0.0))
+            if total >= enough:
+                return total
+    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
     return total + _square(roll - seed[1]) if inside else math.inf
 
 
-@borrowing
-def bounds(k, rotation, translation, references, first, answer, part, seed, solved, enough, out):
+@ieee_borrowing
+def bounds(k, terms, mirror_terms, mirror_yaw, references, first, answer, part, seed, solved, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
-    ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`), per pair into
+    ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`; ``terms`` and
+    ``mirror_terms``: :func:`hip_terms` of its hip plane's pitch axis and the other's,
+    ``mirror_yaw`` the other plane's raw yaw on the first's turn), per pair into
     ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip
     plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
     the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
@@ -216,7 +220,9 @@ def bounds(k, rotation, translation, references, first, answer, part, seed, solv
     ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
     limit = enough if solved else math.inf
     out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
-    out[1] = _turned_bound(k, rotation, translation, first, part, references, seed, limit)
-    terms = hip_terms(k, leg_plane(k, rotation, translation, -first[0])[2])
-    out[2] = _pair_bound(k, terms, first[2], references, seed, limit, False) if solved else 0.0
-    out[3] = _pair_bound(k, terms, -first[2], references, seed, limit, True)
+    out[1] = _turned_bound(k, terms, part[0], -first[2], references, seed, limit)
+    if solved:
+        out[2] = _pair_bound(k, mirror_terms, mirror_yaw, first[2], references, seed, limit)
+    else:
+        out[2] = 0.0
+    out[3] = _turned_bound(k, mirror_terms, mirror_yaw, -first[2], references, seed, limit)
