@@ -95,7 +95,10 @@ def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candi
     shoulder's bound (:func:`.axis_triple.seed_distance_bound`, all computed first by
     :func:`_bounds`) with the elbow's change, then with the wrist's bound, then whose shoulder's
     exact terms with the wrist's bound are no nearer than the best is skipped: it cannot be nearer
-    the seed, so the answer is the full scan's. Returns (ψ, shoulder branch, wrist branch) of
+    the seed, so the answer is the full scan's. So is one where both branches of the wrist, then of
+    the shoulder, leave the limits (:func:`.axis_triple.feasible`, the violations' own verdict,
+    mostly from the angles' points): the branch its split takes is outside them, never kept (of
+    the candidates the bounds let through on random seeds, ~60 %). Returns (ψ, shoulder branch, wrist branch) of
     ``best`` (7,). scratch: (5, ROOTS)."""
     best_distance = _distance(best, arm)
     elbow = (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
@@ -108,6 +111,10 @@ def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candi
         if s_bounds[i] + elbow + w_bounds[i] >= best_distance:
             continue
         c, s = cosines[i], sines[i]
+        if not triple.feasible(wrist, forms[1], seed_w, -1, c, s):
+            continue  # both wrist branches leave the limits: whichever it takes is not kept
+        if not triple.feasible(shoulder, forms[0], seed_s, -1, c, s):
+            continue
         s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
         if _shoulder_distance(s_angles, arm) + w_bounds[i] >= best_distance:
             continue  # the wrist's terms are at least its bound
