@@ -22,7 +22,7 @@ from ik_solvers.whole_body.capture_point import (
     landing_offset,
     natural_frequency,
 )
-from ik_solvers.whole_body.stabiliser import Stabiliser
+from ik_solvers.whole_body.stabiliser import Stabiliser, TiltFilter
 from ik_solvers.whole_body.state_estimate import attitude_matrix, roll_pitch
 
 LEVEL = np.array([1.0, 0.0, 0.0, 0.0])
@@ -171,3 +171,13 @@ def test_a_swinging_foot_near_the_floor_without_a_push_swings_on(walking):
         tick = generator.step()
         stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
     assert generator.planner.last_step(step.side, tick.time).land == pytest.approx(step.land)
+
+
+def test_the_torso_level_tilt_filter_passes_through_at_zero_and_lags_otherwise():
+    unfiltered = TiltFilter(0.0, 0.01)
+    assert unfiltered.update(0.1, -0.2) == (0.1, -0.2)
+    assert unfiltered.update(0.3, 0.0) == (0.3, 0.0)
+    filtered = TiltFilter(0.01, 0.01)  # time constant of one period: half the way each period
+    assert filtered.update(0.0, 0.0) == (0.0, 0.0)  # the first measurement is taken as it is
+    assert filtered.update(0.2, -0.4) == pytest.approx((0.1, -0.2))
+    assert filtered.update(0.2, -0.4, elapsed=0.03) == pytest.approx((0.1 + 0.75 * 0.1, -0.2 - 0.75 * 0.2))

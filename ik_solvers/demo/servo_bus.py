@@ -58,6 +58,12 @@ EMULATED_LATENCY_MS = 50.0
 # 10 ms the forward metre slipped 1.5-3.1 mm but 3 of 4 Dynamixel runs fell in the arms part; with
 # 20 ms 2 of 4 (one Feetech), slipping 6.0-9.8 mm ("... the legs' answer, the readings' dates, the release").
 BUS_SAMPLE_AGE = 0.02
+# [s] walk_node's walk.torso_level_filter through the bus (none without it). With the loop delay
+# above and positions in 4096 ticks (goals written and readings taken), the torso level's
+# unfiltered feedback of the IMU's roll and pitch rocked the torso at 10-15 Hz (roll 0.15-0.37 deg
+# RMS walking, 0.02-0.03 without the bus) and, once the arms rose, over (docs/hardware.md, "The
+# walk through the bus: why the arms part fell"); the lean it corrects is far slower.
+BUS_TORSO_LEVEL_FILTER = 0.05
 # ik_node's answer to walk_node's target, published after the legs' command: behind the bus each
 # period waits for it too (sim_node's lock_step_answer), else a write of a command made for an arm
 # target, still holding the legs' answer to the period before, ran the period (ik_solvers.sim.lock_step)
@@ -91,6 +97,17 @@ def walk_sim_parameters(protocol: str | None) -> list[str]:
     return [
         *("-p", f"bus_goals:=/{GOALS_TOPIC}", "-r", f"/joint_states:=/{SIM_STATES_TOPIC}"),
         *("-p", f"lock_step_answer:={WALK_ANSWER}"),
+    ]
+
+
+def walk_parameters(protocol: str | None) -> list[str]:
+    """walk_node's arguments behind the bus (none without one): the stabiliser's sample age and
+    torso level filter for the bus's loop delay and resolution."""
+    if not protocol:
+        return []
+    return [
+        *("-p", f"stabiliser.sample_age:={BUS_SAMPLE_AGE}"),
+        *("-p", f"walk.torso_level_filter:={BUS_TORSO_LEVEL_FILTER}"),
     ]
 
 
@@ -178,7 +195,7 @@ class WalkBus:
         self.recorder = BusLatencyRecorder(joints)
         self.stats: Path | None = None
         self.sim_parameters = walk_sim_parameters(protocol)
-        self.walk_parameters = ["-p", f"stabiliser.sample_age:={BUS_SAMPLE_AGE}"] if protocol else []
+        self.walk_parameters = walk_parameters(protocol)
         self.measured_states = measured_states(protocol)
 
     def start(self, children: Children) -> None:

@@ -98,8 +98,8 @@ class LoopStabiliser(Stabiliser):
         self._measured = measured
         correction = super().update(tick, quaternion, gyro, q, elapsed)
         level = self.ramp * self.config.torso_level_gain
-        estimate = correction.estimate
-        rotation = attitude_matrix(-level * estimate.roll, -level * estimate.pitch, tick.torso_yaw)
+        roll, pitch = self.tilt.value  # as the base class filtered them for this tick
+        rotation = attitude_matrix(-level * roll, -level * pitch, tick.torso_yaw)
         return replace(correction, torso_rotation=rotation)
 
     def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:

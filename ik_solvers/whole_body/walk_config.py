@@ -98,6 +98,9 @@ class WalkConfig:
             reach at the walking height from its plan.
         step_adjust_deadband: [m] landing changes smaller than this are not made.
         torso_level_gain: the measured torso roll and pitch times this are commanded the other way.
+        torso_level_filter: [s] low-pass time constant of the roll and pitch the torso level feeds
+            back (0: unfiltered); through a servo bus the unfiltered feedback rocked the torso
+            (docs/hardware.md, "The walk through the bus: why the arms part fell").
         tip_lean_gain: standing, when the soles tip over their heels (the support sole's tilt
             measured against the learnt floor, beyond a deadband; not over the toes or sides,
             docs/walking.md "Balance", step 7), the CoM target leans against it by this times
@@ -172,6 +175,16 @@ class WalkConfig:
     )
     torso_level_gain: float = rule_field(
         Rule(0.5, "torso tilt fed back into its commanded attitude", "", 0.0, 5.0, start_up_only=True)
+    )
+    torso_level_filter: float = rule_field(
+        Rule(
+            0.0,
+            "low-pass time constant of the tilt the torso level feeds back (0: none)",
+            "s",
+            0.0,
+            1.0,
+            start_up_only=True,
+        )
     )
     tip_lean_gain: float = rule_field(
         Rule(0.0, "lean against a support sole tipped over its edge", "", 0.0, 2.0, start_up_only=True)
