@@ -5,8 +5,10 @@ real DDS; no posture phases and no arms (``test_demo_servo_bus.py`` runs the fix
 through the bus, ``test_demo_walk.py`` the whole walk without it).
 
 The demo's own pieces start and record it (:class:`~ik_solvers.demo.servo_bus.WalkBus`,
-:func:`~ik_solvers.demo.walk_run.run_walk`): the stance, then 6 s of walking forward, on the
-demo's default servos (the packaged robot's realistic ones, compensated by ik_node).
+:func:`~ik_solvers.demo.walk_run.run_walk`, walk_node's command line from
+:func:`~ik_solvers.demo.free_standing.walk_node_arguments`: closed loop, the bus's sample age and
+torso level filter): the stance, then 6 s of walking forward, on the demo's default servos (the
+packaged robot's realistic ones, compensated by ik_node).
 """
 
 from __future__ import annotations
@@ -76,12 +78,14 @@ def bus_walk(tmp_path_factory):
             "-p",
             f"whole_body.servo_model:={SERVOS}",
         )
-        walk_yaml = str(package_share_path("config", "walk.yaml"))
+        walk_yaml = package_share_path("config", "walk.yaml")
+        # closed loop as the demo walks, with the bus's sample age and torso level filter
+        walk_node = free_standing.walk_node_arguments(walk_yaml, robot, bus, free_standing.CLOSED_LOOP)
         run = run_walk(
             WalkLog.for_walk(stance, generator.geometry),
             PostureTimeline(generator, stance),
             [WalkCommand("forward", WALK, (FORWARD, 0.0, 0.0))],
-            lambda: children.start("walk_node", "--ros-args", "--params-file", walk_yaml, *robot, *sim_time),
+            lambda: children.start("walk_node", *walk_node),
             children.check_running,
             postures=False,
             measured_states=bus.measured_states,
