@@ -91,7 +91,10 @@ def arm_stop_deadline(deadline: float = STOP_DEADLINE) -> None:
     thread's stack to stderr and exit with status 1 (a watchdog thread: works while the main thread
     blocks, even inside C code); still alive a second later (past the interpreter's end), SIGALRM
     kills it."""
-    faulthandler.dump_traceback_later(deadline, exit=True, file=sys.stderr)
+    # the process's own stderr, not sys.stderr: that may be redirected where the signal lands (a
+    # StringIO has no file descriptor: faulthandler raised instead of the stop, inside the URDF
+    # parse of a kernel warm-up, which took it for a damaged kernel cache and removed it)
+    faulthandler.dump_traceback_later(deadline, exit=True, file=sys.__stderr__ or sys.stderr)
     signal.alarm(math.ceil(deadline) + 1)  # after the interpreter's end, faulthandler's watchdog is
     # gone: a wait in what runs then (C++ destructors at exit, e.g. the DDS participant's) ends on
     # SIGALRM's default action, the process killed (status -14)
