@@ -25,7 +25,6 @@ import numpy as np
 from ik_solvers.chain import Chain
 from ik_solvers.solvers.checks import (
     INVALID_POSE,
-    check_bottom_row,
     check_pole,
     check_seed,
     float_array,
@@ -146,10 +145,8 @@ class GeometricSolver(ABC):
         code = inputs.check(
             entries, seed if seeded else clipped, seeded, self._chain_lower, self._chain_upper, clipped
         )
-        if code == inputs.BAD_POSE:
-            raise InvalidTargetError(f"target {INVALID_POSE}")
-        if code == inputs.BAD_BOTTOM_ROW:
-            check_bottom_row(entries[12:].tolist())
+        if code:
+            inputs.refuse_target(code, entries)
         if pole is not None:
             pole = check_pole(pole, 1).ravel()
         if code == inputs.BAD_SEED:

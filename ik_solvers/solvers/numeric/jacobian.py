@@ -33,8 +33,7 @@ import numpy as np
 
 from ik_solvers.chain import Chain, Joint
 from ik_solvers.compiled import cache as kernel_cache
-from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row, check_seed, check_targets, plain_floats
-from ik_solvers.solvers.errors import InvalidTargetError
+from ik_solvers.solvers.checks import check_seed, check_targets, plain_floats
 from ik_solvers.solvers.geometric.kernels import inputs
 from ik_solvers.solvers.numeric.kernels import attempts
 from ik_solvers.solvers.numeric.kernels.attempts import (
@@ -181,10 +180,8 @@ class JacobianSolver:
         elif not plain_floats(seed, self._rest.shape):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
         code = inputs.check(target.ravel(), seed, True, self.chain.lower, self.chain.upper, clipped)
-        if code == inputs.BAD_POSE:
-            raise InvalidTargetError(f"target {INVALID_POSE}")
-        if code == inputs.BAD_BOTTOM_ROW:
-            check_bottom_row(target[3].tolist())
+        if code:
+            inputs.refuse_target(code, target.ravel())
         if code == inputs.BAD_SEED:
             check_seed(self.chain, seed)
         return target

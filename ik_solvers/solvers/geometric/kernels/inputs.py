@@ -4,7 +4,8 @@ kernel call for them instead of some 5 µs of Python floats.
 The arithmetic of :func:`ik_solvers.solvers.checks.valid_pose` and
 :func:`~ik_solvers.solvers.checks.check_bottom_row` in the same order of operations (the same
 verdict on every target), and the seed's clipping of :func:`~ik_solvers.solvers.checks.check_seed`.
-The caller raises the same errors with the same messages from the code returned. A batch's
+The caller raises the same errors with the same messages from the code returned
+(:func:`refuse_target`, then :func:`~ik_solvers.solvers.checks.check_seed` for BAD_SEED). A batch's
 targets are checked by :func:`columns` with the same verdicts, row by row.
 """
 
@@ -12,10 +13,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ik_solvers.compiled.jit import borrowing
+from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row
+from ik_solvers.solvers.errors import InvalidTargetError
 
 VALID, BAD_POSE, BAD_BOTTOM_ROW, BAD_SEED = 0, 1, 2, 3
 TOLERANCE = 1e-6  # checks.valid_pose's and checks.check_bottom_row's default
+
+
+def refuse_target(code: int, entries: np.ndarray) -> None:
+    """Raise what :func:`~ik_solvers.solvers.checks.check_targets` raises for a target whose 16
+    row-major ``entries`` :func:`check` found ``code`` (BAD_POSE or BAD_BOTTOM_ROW); return for
+    the other codes."""
+    if code == BAD_POSE:
+        raise InvalidTargetError(f"target {INVALID_POSE}")
+    if code == BAD_BOTTOM_ROW:
+        check_bottom_row(entries[12:].tolist())
 
 
 @borrowing
