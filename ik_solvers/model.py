@@ -26,7 +26,7 @@ from ik_solvers.description import (
     description_from_string,
     load_description,
 )
-from ik_solvers.description.xml_tree import declares_xacro
+from ik_solvers.description.xml_tree import declares_xacro, without_unnamed_visual_materials
 
 SUPPORTED_TYPES = MOVABLE_TYPES + ("fixed",)
 
@@ -386,7 +386,7 @@ def _parse_urdf(xml: str):
     xml_reflection.on_error = warnings.append
     try:
         with redirect_stderr(io.StringIO()):
-            robot = urdf_parser.URDF.from_xml_string(xml)
+            robot = urdf_parser.URDF.from_xml_string(without_unnamed_visual_materials(xml))
     except Exception as error:  # the parser raises many types; all mean "not a usable URDF"
         raise ModelError(f"URDF does not parse: {error}") from error
     finally:

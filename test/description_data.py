@@ -33,3 +33,4 @@ def op3_with_the_meshes_we_have() -> str:
     from ik_solvers.sim.mujoco_urdf import without_missing_meshes
 
     return without_missing_meshes(load_description(OP3_XACRO)).self_contained()
+UNITREE_H1_2 = DESCRIPTIONS / "unitree_h1_2" / "h1_2_handless.urdf"

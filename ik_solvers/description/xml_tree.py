@@ -64,6 +64,30 @@ def to_text(root: ElementTree.Element) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
+def without_unnamed_visual_materials(text: str) -> str:
+    """``text`` without the ``<material>`` elements of ``<visual>`` blocks that have no name.
+
+    urdf_parser_py (like urdfdom) refuses the whole URDF for one: "Required attribute not set in XML:
+    name". Makers publish such colours (Unitree's H1-2: ``<material><color rgba=.../></material>``
+    in every visual); a visual's colour changes neither the kinematics, the masses nor the
+    collision geometry, so they are left out. ``text`` comes back unchanged when it has none, or
+    when it is not well-formed XML (the URDF parser then says where).
+    """
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError:
+        return text
+    unnamed = [
+        (visual, material)
+        for visual in root.iter("visual")
+        for material in visual.findall("material")
+        if material.get("name") is None
+    ]
+    for visual, material in unnamed:
+        visual.remove(material)
+    return to_text(root) if unnamed else text
+
+
 def root_link(robot: ElementTree.Element) -> str:
     """The one link of a ``<robot>`` that is no joint's child.
 
