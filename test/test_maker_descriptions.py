@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from description_data import UNITREE_H1_2
+from description_data import UNITREE_H1_2, WOLFGANG
 
 from ik_solvers import RobotModel, make_solver
 from ik_solvers.limbs import find_body
+from ik_solvers.limbs.footprint import sole_geometry
+from ik_solvers.limbs.tree import zero_pose
+from ik_solvers.walk import walk_metrics
+from ik_solvers.walk.config import load_walk_config
+from ik_solvers.walk.offline import OfflineWalker
 
 
 def test_unnamed_visual_colours_of_unitree_h1_2_do_not_stop_the_parse():
@@ -30,3 +35,26 @@ def test_unitree_h1_2_limbs_are_solved_by_auto(limb):
         result = solver.solve(chain.fk(q))
         assert result.success, result.message
         assert result.position_error < 1e-6 and result.orientation_error < 1e-5
+
+
+def test_wolfgang_feet_tilted_at_zero_get_soles_on_their_bottoms():
+    # at q = 0 Wolfgang's feet are tilted 15 degrees toe up: their lowest collision points are
+    # a heel edge (a line), so the sole plane is the feet's own bottom, the plane of the cleats
+    body = find_body(RobotModel.from_urdf_file(WOLFGANG))
+    assert body.whole_body_problem == ""
+    for sole in body.sole_links:
+        up = zero_pose(body.model, sole)[:3, 2]
+        assert np.degrees(np.arccos(up[2])) == pytest.approx(15.0, abs=0.5)
+        footprint = sole_geometry(body.model, sole)
+        assert footprint.size == pytest.approx([0.184, 0.09], abs=2e-3)  # the four cleats
+
+
+def test_wolfgang_walks_a_metre_on_its_soles():
+    walker = OfflineWalker(WOLFGANG.read_text(), load_walk_config())
+    forward = 0.9 * walker.generator.max_command[0]
+    walker.settle(0.5)
+    walker.run([(0.5, (0.0, 0.0, 0.0)), (1.0 / forward, (forward, 0.0, 0.0)), (2.0, (0.0, 0.0, 0.0))])
+    measured = walker.log.measured()
+    assert not walk_metrics.fell(measured["base"], measured["com"])
+    assert walk_metrics.tilt_degrees(measured["base"]).max() < 5.0
+    assert measured["base"][-1][0] - measured["base"][0][0] > 0.8  # [m]
