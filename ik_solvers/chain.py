@@ -54,6 +54,7 @@ class Joint:
     upper: float  # [rad] or [m]
     velocity: float  # [rad/s] or [m/s]; inf when the URDF gives none
     effort: float  # [N m] or [N]; inf when the URDF gives none
+    mimic: str = ""  # the joint this one follows (URDF <mimic>), "" when it moves on its own
 
 
 def skew(vector: np.ndarray) -> np.ndarray:

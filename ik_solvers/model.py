@@ -113,6 +113,7 @@ def _joint_from_urdf(joint) -> Joint:
         upper,
         velocity,
         effort,
+        joint.mimic.joint if joint.mimic is not None else "",
     )
 
 

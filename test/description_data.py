@@ -12,6 +12,7 @@ MAKER_BOT = DESCRIPTIONS / "maker_bot_description"
 MAKER_BOT_XACRO = MAKER_BOT / "urdf" / "maker_bot.urdf.xacro"
 MAKER_BOT_MUJOCO = MAKER_BOT / "urdf" / "maker_bot_mujoco.urdf"
 WOLFGANG = DESCRIPTIONS / "wolfgang_description" / "urdf" / "robot.urdf"
+NAO = DESCRIPTIONS / "nao_description" / "urdf" / "nao.urdf"
 UNITREE_H1_2 = DESCRIPTIONS / "unitree_h1_2" / "h1_2_handless.urdf"
 OP3_JOINTS = 20  # actuated: 6 per leg, 3 per arm, 2 in the neck
 OP3_LEFT_LEG = ("l_hip_yaw", "l_hip_roll", "l_hip_pitch", "l_knee", "l_ank_pitch", "l_ank_roll")

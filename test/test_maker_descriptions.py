@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from description_data import UNITREE_H1_2, WOLFGANG
+from description_data import NAO, UNITREE_H1_2, WOLFGANG
 
 from ik_solvers import RobotModel, make_solver
+from ik_solvers.description import load_description
 from ik_solvers.limbs import find_body
 from ik_solvers.limbs.footprint import sole_geometry
 from ik_solvers.limbs.tree import zero_pose
+from ik_solvers.sim.mujoco_robot import MujocoRobot
+from ik_solvers.sim.mujoco_urdf import without_missing_meshes
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
@@ -58,3 +61,29 @@ def test_wolfgang_walks_a_metre_on_its_soles():
     assert not walk_metrics.fell(measured["base"], measured["com"])
     assert walk_metrics.tilt_degrees(measured["base"]).max() < 5.0
     assert measured["base"][-1][0] - measured["base"][0][0] > 0.8  # [m]
+
+
+def nao_without_its_meshes() -> str:
+    """The NAO's URDF, its collision meshes (package nao_meshes, not in the test data) left out."""
+    return without_missing_meshes(load_description(NAO)).self_contained()
+
+
+def test_nao_legs_sharing_a_hip_motor_are_refused_for_standing_with_the_reason():
+    body = find_body(RobotModel.from_urdf_string(nao_without_its_meshes()))
+    assert "leg joint 'RHipYawPitch' follows 'LHipYawPitch' (<mimic>)" in body.whole_body_problem
+    assert body.sole_links is None
+    chain = body.model.chain(*body.chains["left_leg"])  # per-chain IK still serves each leg
+    result = make_solver("auto", chain).solve(chain.fk(np.array([-0.3, 0.1, -0.4, 0.8, -0.4, -0.1])))
+    assert result.success, result.message
+
+
+def test_nao_fingers_follow_their_hand_in_the_simulator():
+    # the fingers are <mimic> joints of LHand without <limit> (no effort limit for a servo)
+    robot = MujocoRobot(nao_without_its_meshes())
+    assert "LFinger21" not in robot.joint_names and "RHipYawPitch" not in robot.joint_names
+    robot.set_targets(["LHand"], [0.8])
+    robot.step(500)
+    finger = robot.data.qpos[robot.model.jnt_qposadr[robot.model.joint("LFinger21").id]]
+    hand = robot.data.qpos[robot.model.jnt_qposadr[robot.model.joint("LHand").id]]
+    assert hand == pytest.approx(0.8, abs=0.02)
+    assert finger == pytest.approx(0.999899 * hand, abs=0.01)  # a soft constraint: 4 mrad

@@ -70,7 +70,7 @@ def find_body(model: RobotModel) -> Body:
         model = model.with_frames(tips)
     if limbs.legs is None or limbs.no_legs:
         return Body(model, limbs, (), limbs.no_legs, tuple(tips))
-    frames, legs, problems = {}, [], []
+    frames, legs, problems = {}, [], _shared_leg_joints(model, limbs.legs)
     for leg in limbs.legs:
         try:
             sole = existing_sole(model, leg.end_link)
@@ -84,6 +84,18 @@ def find_body(model: RobotModel) -> Body:
     model = model.with_frames(frames) if frames else model
     limbs = replace(limbs, legs=(legs[0], legs[1]))
     return Body(model, limbs, tuple(frames), "; ".join(problems), tuple(tips))
+
+
+def _shared_leg_joints(model: RobotModel, legs: tuple[Limb, Limb]) -> list[str]:
+    """Why the legs cannot stand when a leg joint follows another (URDF ``<mimic>``), else []."""
+    return [
+        f"leg joint '{name}' follows '{model.joints[name].mimic}' (<mimic>): the legs share a joint (one motor "
+        f"for both, as a NAO's HipYawPitch), but standing and walking solve each leg's {len(leg.joint_names)} "
+        "joints on their own; each leg needs 6 joints of its own"
+        for leg in legs
+        for name in leg.joint_names
+        if model.joints[name].mimic
+    ]
 
 
 def _arm_tips(model: RobotModel, limbs: Limbs) -> tuple[Limbs, dict[str, tuple[str, np.ndarray]]]:

@@ -6,7 +6,8 @@ through ``package://``, ``file://`` or relative paths and converted where MuJoCo
 with their limits; this module adds
 
 - a floor (plane at z = 0) and a light,
-- one position actuator per movable joint. ``ideal`` servos: stiffness
+- one position actuator per movable joint but the URDF's ``<mimic>`` joints, which are tied to
+  the joint they follow (:mod:`ik_solvers.sim.mimic`). ``ideal`` servos: stiffness
   ``kp = effort / saturation_error`` [N m/rad] so that a joint saturates at its URDF effort limit
   when it is ``saturation_error`` [rad] off target (an effort limit above the robot's weight
   times its size is a placeholder, and that ceiling is used instead:
@@ -47,6 +48,7 @@ import numpy as np
 from ik_solvers.description import RobotDescription, description_from_string, robot_element
 from ik_solvers.parameter_rules import Rule, check_fields, rule_field
 from ik_solvers.sim.imu import IMU_SITE, ImuConfig, ImuMount, ImuSample, add_imu_site, imu_mount
+from ik_solvers.sim.mimic import tie_mimic_joints
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_commands import ServoCommands
 from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
@@ -165,14 +167,17 @@ def _build(
             geom.contype, geom.conaffinity = (0, 1) if geom.name == "floor" else (1, 0)
     light = spec.worldbody.add_light()
     light.pos, light.dir = (0.0, 0.0, 3.0), (0.0, 0.0, -1.0)
-    servoed = [j for j in spec.joints if j.type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
+    robot = robot_element(description.xml)
+    tied = tie_mimic_joints(spec, robot)
+    movable = (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+    servoed = [j for j in spec.joints if j.type in movable and j.name not in tied]
     if models is None:
         models = joint_servo_models(config.servo_model, [j.name for j in servoed])
     bare = spec.copy().compile()  # compiling may fuse static bodies into the spec itself
     ceiling = effort_ceiling(bare, mujoco.MjData(bare))
     for joint in servoed:
         _add_servo(spec, joint, config, models.get(joint.name), ceiling)
-    mount = imu_mount(robot_element(description.xml), lambda link: spec.body(link) is not None)
+    mount = imu_mount(robot, lambda link: spec.body(link) is not None)
     add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
     return spec, mount
