@@ -185,3 +185,20 @@ def test_a_root_on_the_floor_walks_lowered_with_the_hips():
     assert geometry.standing_height == pytest.approx(0.0, abs=1e-12)
     assert geometry.torso_height == pytest.approx(-0.1 * geometry.leg_length)  # below the floor
     assert geometry.leg_length == pytest.approx(0.505) and 0.4 < geometry.com_height < 0.5
+
+
+def test_root_frame_turned_from_rep103_is_refused_for_standing_with_the_reason():
+    # as Poppy Humanoid's SolidWorks export leaves it: the root's x points to the robot's left,
+    # so the feet lie side by side along x and left and right cannot be told from y
+    xml = package_share_path("urdf", "humanoid.urdf").read_text()
+    turned = (
+        '<link name="cad_root"/><joint name="cad_turn" type="fixed"><parent link="cad_root"/>'
+        '<child link="base_link"/><origin xyz="0 0 0" rpy="0 0 1.5707963267948966"/></joint></robot>'
+    )
+    body = find_body(RobotModel.from_urdf_string(xml.replace("</robot>", turned)))
+    assert (
+        "the feet 'l_foot_link' and 'r_foot_link' lie 160 mm apart along the root's x"
+        in body.whole_body_problem
+    )
+    assert "must be REP-103 (x forward, y left, z up)" in body.whole_body_problem
+    assert body.sole_links is None

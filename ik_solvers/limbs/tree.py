@@ -163,8 +163,26 @@ def find_limbs(model: RobotModel) -> Limbs:
             f"no 6-DoF legs: the two limbs ending lowest must have {LEG_JOINTS} movable joints each to "
             f"stand and walk; the lowest limbs of '{model.name}' end at {counts}"
         )
+    no_legs = "; ".join(problem for problem in (no_legs, _sideways(model, lowest)) if problem)
     arms, others = _arms(model, order)
     return Limbs(legs, arms, others, no_legs)
+
+
+def _sideways(model: RobotModel, lowest: list) -> str:
+    """Why left and right cannot be told when the two lowest limbs end further apart along the
+    root's x than along its y at q = 0 (a root frame turned from REP-103, as CAD exporters leave
+    it), else ""."""
+    if len(lowest) != 2:
+        return ""
+    (_, first, _), (_, second, _) = lowest
+    dx, dy, _ = np.abs(zero_pose(model, first)[:3, 3] - zero_pose(model, second)[:3, 3])
+    if dx <= dy:
+        return ""
+    return (
+        f"the feet '{first}' and '{second}' lie {dx * 1e3:.0f} mm apart along the root's x and "
+        f"{dy * 1e3:.0f} mm along its y: the root link '{model.root}' must be REP-103 (x forward, y left, "
+        "z up) for left and right legs and arms to be told apart; add a root frame so turned"
+    )
 
 
 def _stands_on(model: RobotModel, ends: list[str]) -> bool:
