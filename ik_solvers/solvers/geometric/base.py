@@ -25,6 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.checks import (
     INVALID_POSE,
     check_pole,
@@ -225,6 +226,26 @@ class GeometricSolver(ABC):
             reason[~valid] = INVALID
             position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
             continuous[~valid] = True
+
+    def _run_rows(
+        self, kernels: tuple, arguments: tuple, scratch: tuple, parallel_rows: int, seeds, reason: np.ndarray
+    ) -> None:
+        """Run a row-major batch kernel (:func:`.kernels.leg_batch.solve_rows` and its like) on
+        ``arguments``, that write the reason codes into ``reason`` (N,): kernels[0] on this thread in
+        scratch[0] below ``parallel_rows`` rows, else kernels[1] on the cores in scratch[1] (under
+        :data:`PARALLEL_LOCK`: numba's workqueue layer aborts on two callers at once).
+
+        Raises:
+            InvalidTargetError: ``seeds`` (N, n) has a non-finite entry (the kernel marked its row).
+        """
+        count = len(reason)
+        if count < parallel_rows:
+            kernels[0](*arguments, scratch[0])
+        else:
+            with PARALLEL_LOCK:
+                kernels[1](*arguments, scratch[1])
+        if seeds is not None and (reason == inputs.BAD_SEED_ROW).any():
+            check_seed(self.chain, seeds, count)  # raises, naming what the seeds must be
 
     def _row_messages(self, reason: np.ndarray, continuous: np.ndarray) -> tuple[str, ...]:
         """Each batch row's message by its reason code and ``continuous`` (:meth:`_batch_table`).

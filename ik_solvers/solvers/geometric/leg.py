@@ -36,8 +36,6 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.compiled.jit import PARALLEL_LOCK
-from ik_solvers.solvers.checks import check_seed
 from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
@@ -229,16 +227,10 @@ class LegSolver(BranchSolver):
         (:func:`kernels.leg_batch.solve_rows`); from :data:`PARALLEL_ROWS` rows on, on the cores
         (the same answers). Poles are not used by the leg."""
         seeded = seeds is not None
-        seeds = seeds if seeded else NO_SEEDS
-        clipped = np.empty_like(seeds) if seeded else NO_SEEDS
-        arguments = (self._constants, targets, seeds, seeded, self._row_bounds, out, clipped)
-        if len(targets) < PARALLEL_ROWS:
-            leg_batch.solve_rows(*arguments, self._work)
-        else:
-            with PARALLEL_LOCK:
-                leg_batch.solve_rows_dynamic(*arguments, self._works)
-        if seeded and (out[1] < 0).any():
-            check_seed(self.chain, seeds, len(targets))  # raises: a seed has a non-finite entry
+        read, clipped = (seeds, np.empty_like(seeds)) if seeded else (NO_SEEDS, NO_SEEDS)
+        arguments = (self._constants, targets, read, seeded, self._row_bounds, out, clipped)
+        kernels = (leg_batch.solve_rows, leg_batch.solve_rows_dynamic)
+        self._run_rows(kernels, arguments, (self._work, self._works), PARALLEL_ROWS, seeds, out[1])
         if self.refined:
             self._refine_rows(*out[:4], targets.reshape(-1, 4, 4))
 

@@ -32,8 +32,7 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.compiled.jit import PARALLEL_LOCK
-from ik_solvers.solvers.checks import check_seed, pose_columns
+from ik_solvers.solvers.checks import pose_columns
 from ik_solvers.solvers.geometric.arm7.construction import (
     CLOSE,
     ELBOW_LIMITS,
@@ -141,13 +140,12 @@ class Arm7Solver(GeometricSolver):
         ``seeds``: (N, 7) or None; ``poles``: (N, 3) or None.
         """
         seeded, has_pole, kernels = seeds is not None, poles is not None, self._kernels
-        seeds = seeds if seeded else NO_SEED[None]
-        clipped = np.empty_like(seeds) if seeded else NO_SEED[None]
+        read, clipped = (seeds, np.empty_like(seeds)) if seeded else (NO_SEED[None], NO_SEED[None])
         poles = poles if has_pole else NO_POLE[None]
         arguments = (
             kernels.constants,
             targets,
-            seeds,
+            read,
             seeded,
             poles,
             has_pole,
@@ -155,13 +153,8 @@ class Arm7Solver(GeometricSolver):
             out,
             clipped,
         )
-        if len(targets) < PARALLEL_ROWS:
-            arm7_solve.solve_rows(*arguments, kernels.work)
-        else:
-            with PARALLEL_LOCK:
-                arm7_solve.solve_rows_dynamic(*arguments, kernels.works)
-        if seeded and (out[1] < 0).any():
-            check_seed(self.chain, seeds, len(targets))  # raises: a seed has a non-finite entry
+        functions = (arm7_solve.solve_rows, arm7_solve.solve_rows_dynamic)
+        self._run_rows(functions, arguments, (kernels.work, kernels.works), PARALLEL_ROWS, seeds, out[1])
 
     @property
     def _rest_seed(self) -> tuple:
