@@ -20,7 +20,6 @@ import numpy as np
 from leg_targets import leg_targets
 
 from ik_solvers.solvers.geometric import leg
-from ik_solvers.solvers.geometric.kernels import leg as kernel
 from ik_solvers.solvers.geometric.kernels import leg_batch
 
 
@@ -37,20 +36,18 @@ def per_row(call: Callable[[], object], rows: int) -> tuple[float, float]:
 
 
 def kernel_calls(solver, targets: np.ndarray, seeds: np.ndarray | None) -> dict[str, Callable]:
-    """The kernel alone on one thread and on the cores, on ready (16, M) columns."""
+    """The batch kernel alone on one thread and on the cores, on the (M, 16) row-major targets
+    (checked and the seeds clipped in the kernel, as ``solve_batch`` runs it)."""
     count, seeded = len(targets), seeds is not None
-    columns, _ = solver._columns(targets)
+    rows = np.ascontiguousarray(targets.reshape(count, 16))
     seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((1, 6))
     out = (np.empty((count, 6)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     out += (np.empty(count, bool),)
-    constants, works = solver._constants, leg_batch.workspaces()
+    arguments = (solver._constants, rows, seeds, seeded, solver._row_bounds, out, np.empty_like(seeds))
+    works = leg_batch.workspaces()
     return {
-        "kernel, one thread": lambda: kernel.solve_columns(
-            constants, columns, seeds, seeded, *out, solver._work
-        ),
-        "kernel, the cores": lambda: leg_batch.solve_columns_dynamic(
-            constants, columns, seeds, seeded, *out, works
-        ),
+        "kernel, one thread": lambda: leg_batch.solve_rows(*arguments, solver._work),
+        "kernel, the cores": lambda: leg_batch.solve_rows_dynamic(*arguments, works),
     }
 
 

@@ -146,3 +146,33 @@ def test_huge_finite_seed_is_clipped_without_overflow_warning(arm, kind, recwarn
         str(w.message) for w in recwarn
     ]
     np.testing.assert_array_equal(check_seed(arm, np.full(7, 1e308)), arm.upper)
+
+
+@pytest.mark.parametrize("tip", ["l_sole", "l_wrist"])
+@pytest.mark.parametrize("parallel", [False, True])
+def test_batch_rows_are_single_solves_and_a_non_finite_seed_refuses_the_batch(monkeypatch, tip, parallel):
+    """The leg's and the arm's batch kernels check each row's target and clip its seed as they
+    solve it: every row, a malformed one and seeds beyond the limits included, is what a single
+    solve gives (a malformed target: q at rest, NaN errors, the refusal's message), and a seed with
+    a non-finite entry refuses the whole batch even where its own target is malformed."""
+    chain = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")).chain("base_link", tip)
+    solver = make_solver("geometric", chain)
+    module = type(solver).__module__
+    monkeypatch.setattr(f"{module}.PARALLEL_ROWS", 1 if parallel else 10_000)
+    rng = np.random.default_rng(8)
+    q = chain.random_configurations(300, rng)
+    targets, seeds = chain.fk(q), q + rng.normal(0.0, 0.8, q.shape)  # seeds beyond the limits too
+    targets[4, 0, 0] = np.nan
+    batch = solver.solve_batch(targets, seeds=seeds)
+    for row in (0, 4, 150, 299):
+        single = batch[row]
+        if row == 4:
+            assert not single.success and np.isnan(single.position_error) and "quaternion" in single.message
+            np.testing.assert_array_equal(single.q, chain.rest_configuration())
+            continue
+        expected = solver.solve(targets[row], seed=seeds[row])
+        np.testing.assert_array_equal(single.q, expected.q)
+        assert (single.success, single.continuous) == (expected.success, expected.continuous)
+    seeds[4, 2] = np.inf
+    with pytest.raises(InvalidTargetError, match=rf"expected finite \(300, {chain.n}\) for the joints"):
+        solver.solve_batch(targets, seeds=seeds)

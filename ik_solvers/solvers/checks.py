@@ -136,14 +136,31 @@ def check_seed(chain: Chain, seed: np.ndarray | None, count: int | None = None) 
     if seed is None:
         rest = chain.rest_configuration()
         return rest if count is None else np.tile(rest, (count, 1))
+    seed = seed_array(chain, seed, count)
+    if not np.isfinite(seed).all():
+        _refuse_seed(chain, seed, seed.shape)
+    return np.minimum(np.maximum(seed, chain.lower), chain.upper)
+
+
+def seed_array(chain: Chain, seed, count: int | None = None) -> np.ndarray:
+    """A seed (n,) — or (count, n) — as a C-contiguous float array, its entries not yet checked:
+    for a batch kernel that checks and clips them as it solves (the geometric leg and arm).
+
+    Raises:
+        InvalidTargetError: not numbers, or another shape.
+    """
     shape = (chain.n,) if count is None else (count, chain.n)
     seed = float_array(seed, "seed", f"{shape} [rad or m] for the joints {list(chain.joint_names)}")
-    if seed.shape != shape or not np.isfinite(seed).all():
-        raise InvalidTargetError(
-            f"seed has shape {seed.shape} or non-finite entries; expected finite {shape} "
-            f"for the joints {list(chain.joint_names)}"
-        )
-    return np.minimum(np.maximum(seed, chain.lower), chain.upper)
+    if seed.shape != shape:
+        _refuse_seed(chain, seed, shape)
+    return np.ascontiguousarray(seed)
+
+
+def _refuse_seed(chain: Chain, seed: np.ndarray, shape: tuple[int, ...]) -> None:
+    raise InvalidTargetError(
+        f"seed has shape {seed.shape} or non-finite entries; expected finite {shape} "
+        f"for the joints {list(chain.joint_names)}"
+    )
 
 
 def check_pole(pole, count: int) -> np.ndarray:

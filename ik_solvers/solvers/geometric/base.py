@@ -1,7 +1,9 @@
 """What the geometric solvers share: target checks, wrapping and clipping, messages, batches.
 
 :class:`GeometricSolver` turns ``solve`` and ``solve_batch`` into two pieces a subclass writes:
-``_solve_one`` (one checked target, as arrays) and ``_solve_columns`` (a batch as numpy columns).
+``_solve_one`` (one checked target, as arrays) and ``_solve_rows`` (a batch of row-major targets:
+the leg's and the arm's compiled batch kernels check them as they solve) or, by default,
+``_solve_columns`` (a batch as numpy columns of checked targets).
 The leg, the 7-DoF arm and the planar arm run both in compiled kernels
 (:mod:`~ik_solvers.solvers.geometric.kernels`); the plain arithmetic they mirror, on Python floats
 and numpy columns alike (:mod:`~ik_solvers.solvers.geometric.vectors`), is
@@ -23,12 +25,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from ik_solvers.chain import Chain
+from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.checks import (
     INVALID_POSE,
     check_pole,
     check_seed,
     float_array,
     plain_floats,
+    seed_array,
 )
 from ik_solvers.solvers.errors import InvalidTargetError
 from ik_solvers.solvers.geometric.kernels import inputs, prepare_kernels
@@ -36,13 +40,13 @@ from ik_solvers.solvers.results import DISCONTINUOUS, BatchResult, IKResult
 
 BLOCK = 8192  # targets per block in solve_batch: big enough to amortise numpy calls, small for cache
 LIMIT_SLACK = 1e-9  # [rad] clipping by more than this counts as a joint-limit violation
-INVALID, NOT_MET, LIMIT = 90, 91, 100  # reason codes; LIMIT + i: joint i clipped
+INVALID, NOT_MET, LIMIT = inputs.INVALID_ROW, 91, 100  # reason codes; LIMIT + i: joint i clipped
 TWO_PI = 2.0 * math.pi
 
 
 class GeometricSolver(ABC):
     """Base of the geometric (closed-form) solvers: ``solve`` and ``solve_batch`` around a subclass's
-    ``_solve_one`` (one target) and ``_solve_columns`` (numpy columns).
+    ``_solve_one`` (one target) and ``_solve_rows`` or ``_solve_columns`` (a batch).
 
     Args:
         chain: the chain to solve. structure: what the solver solves, for messages ("biped leg").
@@ -68,6 +72,7 @@ class GeometricSolver(ABC):
         self._any_continuous = any(self._continuous)
         self._rest_q = chain.rest_configuration()
         self._rest_pose = chain.fk(self._rest_q).ravel().tolist()
+        self._row_bounds = np.stack([chain.lower, chain.upper, self._rest_q])  # for batch kernels
         self._messages = self._message_table(reach_messages)
         self._batch_messages = self._batch_table(self._messages)
         self._rest_references = self._references(self._rest_q.tolist())
@@ -101,13 +106,13 @@ class GeometricSolver(ABC):
         float arrays the subclass may keep: (q (n,) array or n floats, reason code, position error
         [m], orientation error [rad], continuous)."""
 
-    @abstractmethod
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Solve all rows of (16, N) ``columns`` into ``out`` = (q (n, N), reason, errors, errors,
-        continuous).
+        """Solve all rows of (16, N) ``columns`` (checked targets) into ``out`` = (q (n, N), reason,
+        errors, errors, continuous), for the default :meth:`_solve_rows`.
 
-        ``seeds``: (n, N) or None; ``poles``: (3, N) or None.
+        ``seeds``: (n, N) within limits, or None; ``poles``: (3, N) or None.
         """
+        raise NotImplementedError(f"{type(self).__name__} solves its batches in _solve_rows")
 
     def _missed(self, position_error, orientation_error):
         """Where the errors exceed the tolerance (the planar solver ignores orientation)."""
@@ -179,37 +184,89 @@ class GeometricSolver(ABC):
             raise InvalidTargetError(
                 f"targets have shape {targets.shape}; expected (N, 4, 4) homogeneous poses"
             )
-        count, n = targets.shape[0], self.chain.n
-        poles = None if poles is None else check_pole(poles, count).T
-        seeds = None if seeds is None else check_seed(self.chain, seeds, count).T
-        q = np.empty((count, n))  # written through its (n, N) transpose: no copy at the end
+        count = targets.shape[0]
+        poles = None if poles is None else np.ascontiguousarray(check_pole(poles, count))
+        seeds = None if seeds is None else seed_array(self.chain, seeds, count)
+        q = np.empty((count, self.chain.n))
         out = (
-            q.T,
+            q,
             np.empty(count, dtype=np.int64),
             np.empty(count),
             np.empty(count),
             np.ones(count, dtype=bool),
         )
+        self._solve_rows(np.ascontiguousarray(targets.reshape(count, 16)), seeds, poles, out)
+        _, reason, position_error, orientation_error, continuous = out
+        messages = self._row_messages(reason, continuous)
+        iterations = np.zeros(count, dtype=int)
+        return BatchResult(
+            reason == 0, q, position_error, orientation_error, iterations, messages, continuous
+        )
+
+    def _solve_rows(self, targets: np.ndarray, seeds, poles, out) -> None:
+        """Solve (N, 16) row-major ``targets`` into ``out`` = (q (N, n), reason, position error,
+        orientation error, continuous (N,)); a malformed target's row gets INVALID, q at rest and
+        NaN errors. seeds: (N, n) of unchecked entries or None; poles: (N, 3) or None.
+
+        By default through numpy columns (:meth:`_solve_columns`); the leg and the arm override it
+        with batch kernels that check the targets and clip the seeds as they solve.
+
+        Raises:
+            InvalidTargetError: a seed with a non-finite entry.
+        """
+        seeds = None if seeds is None else check_seed(self.chain, seeds, len(targets)).T
+        q, reason, position_error, orientation_error, continuous = out
         columns, valid = self._columns(targets)
         all_valid = bool(valid.all())
         if not all_valid:
             columns[:, ~valid] = np.array(self._rest_pose)[:, None]
-        self._solve_columns(columns, seeds, poles, out)
-        _, reason, position_error, orientation_error, continuous = out
+        self._solve_columns(columns, seeds, None if poles is None else poles.T, (q.T, *out[1:]))
         if not all_valid:
             q[~valid] = self._rest_q
             reason[~valid] = INVALID
             position_error[~valid] = orientation_error[~valid] = np.nan  # nothing was solved there
             continuous[~valid] = True
-        success = reason == 0
-        codes = self._batch_messages.size // 2
-        messages = tuple(self._batch_messages[reason + codes * ~continuous].tolist())
-        iterations = np.zeros(count, dtype=int)
-        return BatchResult(success, q, position_error, orientation_error, iterations, messages, continuous)
+
+    def _run_rows(
+        self, kernels: tuple, arguments: tuple, scratch: tuple, parallel_rows: int, seeds, reason: np.ndarray
+    ) -> None:
+        """Run a row-major batch kernel (:func:`.kernels.leg_batch.solve_rows` and its like) on
+        ``arguments``, that write the reason codes into ``reason`` (N,): kernels[0] on this thread in
+        scratch[0] below ``parallel_rows`` rows, else kernels[1] on the cores in scratch[1] (under
+        :data:`PARALLEL_LOCK`: numba's workqueue layer aborts on two callers at once).
+
+        Raises:
+            InvalidTargetError: ``seeds`` (N, n) has a non-finite entry (the kernel marked its row).
+        """
+        count = len(reason)
+        if count < parallel_rows:
+            kernels[0](*arguments, scratch[0])
+        else:
+            with PARALLEL_LOCK:
+                kernels[1](*arguments, scratch[1])
+        if seeds is not None and (reason == inputs.BAD_SEED_ROW).any():
+            check_seed(self.chain, seeds, count)  # raises, naming what the seeds must be
+
+    def _row_messages(self, reason: np.ndarray, continuous: np.ndarray) -> tuple[str, ...]:
+        """Each batch row's message by its reason code and ``continuous`` (:meth:`_batch_table`).
+
+        Most rows are continuous successes (""): their message is shared and only the other rows
+        are looked up, one at a time while they are under an eighth of the batch (a seeded leg
+        batch near its answers: 10 against 14 CPU ns a row for numpy's lookup of every row).
+        """
+        table, count = self._batch_messages, len(reason)
+        keys = reason + (table.size // 2) * ~continuous
+        special = np.flatnonzero(keys)
+        if special.size * 8 > count:
+            return tuple(table[keys].tolist())
+        messages = [table[0]] * count
+        for row, text in zip(special.tolist(), table[keys[special]].tolist()):
+            messages[row] = text
+        return tuple(messages)
 
     @staticmethod
     def _columns(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(16, N) row-major pose entries of (N, 4, 4) ``targets``, and where each pose is valid:
+        """(16, N) row-major pose entries of (N, 4, 4) or (N, 16) ``targets``, and where each pose is valid:
         finite, a rotation, a homogeneous bottom row (compiled, :func:`.kernels.inputs.columns`:
         the verdicts of :mod:`ik_solvers.solvers.checks`' ``valid_pose`` and ``is_homogeneous_row``)."""
         count = targets.shape[0]

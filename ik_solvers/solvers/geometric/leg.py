@@ -36,7 +36,6 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.geometric.base import NOT_MET
 from ik_solvers.solvers.geometric.branches import BranchSolver
 from ik_solvers.solvers.geometric.kernels import leg as kernel
@@ -62,6 +61,7 @@ NEAR_SEED = 0.01  # [rad²] a solution on the seed's own branch this near the se
 HIP_BORDER = 0.05  # [1] × the leg's reach: a seed this near the hip planes' border tries both
 KNEE_BORDER = 0.05  # [rad] a knee this near the stretch tries both bends
 TURN_BORDER = 0.05  # [1] sine of the pitch axis' angle to the hip yaw axis below which both turns are tried
+NO_SEEDS = np.zeros((1, 6))  # the batch kernel's seeds and clipped seeds unseeded: not read
 PARALLEL_ROWS = 512  # a batch of this many rows or more runs on the cores (fewer: one thread)
 # (hip plane, knee bend, hip turn): the default first, the hip's turned pair (yaw + pi) last
 BRANCHES = tuple((hip, knee, turn) for turn in (1.0, -1.0) for knee in (1.0, -1.0) for hip in (1.0, -1.0))
@@ -222,21 +222,17 @@ class LegSolver(BranchSolver):
         self._refine_rows(q, *errors, np.reshape(entries, (1, 4, 4)))
         return (q[0], int(errors[0][0]), float(errors[1][0]), float(errors[2][0]), found[3])
 
-    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """Every target of (16, N) ``columns`` compiled (:func:`kernels.leg.solve_columns`); from
-        :data:`PARALLEL_ROWS` rows on, on the cores (:mod:`kernels.leg_batch`: the same answers)."""
+    def _solve_rows(self, targets: np.ndarray, seeds, poles, out) -> None:
+        """Every target of (N, 16) row-major ``targets`` compiled, checked as it is solved
+        (:func:`kernels.leg_batch.solve_rows`); from :data:`PARALLEL_ROWS` rows on, on the cores
+        (the same answers). Poles are not used by the leg."""
         seeded = seeds is not None
-        seeds = np.ascontiguousarray(seeds.T) if seeded else np.zeros((1, 6))  # (N, 6) rows: no copy
-        q, *found = out
-        if columns.shape[1] < PARALLEL_ROWS:
-            kernel.solve_columns(self._constants, columns, seeds, seeded, q.T, *found, self._work)
-        else:
-            with PARALLEL_LOCK:
-                leg_batch.solve_columns_dynamic(
-                    self._constants, columns, seeds, seeded, q.T, *found, self._works
-                )
+        read, clipped = (seeds, np.empty_like(seeds)) if seeded else (NO_SEEDS, NO_SEEDS)
+        arguments = (self._constants, targets, read, seeded, self._row_bounds, out, clipped)
+        kernels = (leg_batch.solve_rows, leg_batch.solve_rows_dynamic)
+        self._run_rows(kernels, arguments, (self._work, self._works), PARALLEL_ROWS, seeds, out[1])
         if self.refined:
-            self._refine_rows(q.T, *found[:3], columns.T.reshape(-1, 4, 4))
+            self._refine_rows(*out[:4], targets.reshape(-1, 4, 4))
 
     def _refine_rows(self, q, reason, position_error, orientation_error, targets) -> None:
         """Answers (N, 6) that met the structure model, refined in place to the chain's own FK

@@ -32,7 +32,6 @@ import math
 import numpy as np
 
 from ik_solvers.chain import Chain
-from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.checks import pose_columns
 from ik_solvers.solvers.geometric.arm7.construction import (
     CLOSE,
@@ -132,27 +131,30 @@ class Arm7Solver(GeometricSolver):
         )
         return (q, *found)
 
-    def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
-        """All rows of (16, N) ``columns``, compiled: what :meth:`solve` gives, row by row; from
-        :data:`PARALLEL_ROWS` rows on over the cores, in chunks the threads take as they come free
-        (the same answers).
+    def _solve_rows(self, targets: np.ndarray, seeds, poles, out) -> None:
+        """All rows of (N, 16) row-major ``targets``, compiled and checked as they are solved
+        (:func:`~ik_solvers.solvers.geometric.kernels.arm7_solve.solve_rows`): what :meth:`solve`
+        gives, row by row; from :data:`PARALLEL_ROWS` rows on over the cores, in chunks the
+        threads take as they come free (the same answers).
 
-        ``seeds``: (7, N) or None; ``poles``: (3, N) or None.
+        ``seeds``: (N, 7) or None; ``poles``: (N, 3) or None.
         """
-        seeded, has_pole = seeds is not None, poles is not None
-        seeds = np.ascontiguousarray(seeds) if seeded else NO_SEED[:, None]
-        poles = np.ascontiguousarray(poles) if has_pole else NO_POLE[:, None]
-        q, *found = out
-        kernels, out = self._kernels, (q.T, *found)
-        if columns.shape[1] < PARALLEL_ROWS:
-            arm7_solve.solve_columns(
-                *kernels.constants, columns, seeds, seeded, poles, has_pole, *out, kernels.work
-            )
-            return
-        with PARALLEL_LOCK:
-            arm7_solve.solve_columns_dynamic(
-                kernels.constants, columns, seeds, seeded, poles, has_pole, out, kernels.works
-            )
+        seeded, has_pole, kernels = seeds is not None, poles is not None, self._kernels
+        read, clipped = (seeds, np.empty_like(seeds)) if seeded else (NO_SEED[None], NO_SEED[None])
+        poles = poles if has_pole else NO_POLE[None]
+        arguments = (
+            kernels.constants,
+            targets,
+            read,
+            seeded,
+            poles,
+            has_pole,
+            self._row_bounds,
+            out,
+            clipped,
+        )
+        functions = (arm7_solve.solve_rows, arm7_solve.solve_rows_dynamic)
+        self._run_rows(functions, arguments, (kernels.work, kernels.works), PARALLEL_ROWS, seeds, out[1])
 
     @property
     def _rest_seed(self) -> tuple:

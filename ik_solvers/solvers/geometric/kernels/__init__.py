@@ -36,9 +36,18 @@ def _compile_kernels() -> None:
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
     leg.solve_columns(k, columns, np.zeros((1, leg.N)), False, *out, np.empty(count, bool), work)
-    leg_batch.solve_columns_dynamic(
-        k, columns, np.zeros((1, leg.N)), False, *out, np.empty(count, bool), leg_batch.workspaces()
+    rows, seeds = np.repeat(np.eye(4).reshape(1, 16), count, axis=0), np.zeros((count, leg.N))
+    arguments = (
+        k,
+        rows,
+        seeds,
+        False,
+        np.zeros((3, leg.N)),
+        (*out, np.empty(count, bool)),
+        np.empty_like(seeds),
     )
+    leg_batch.solve_rows(*arguments, work)
+    leg_batch.solve_rows_dynamic(*arguments, leg_batch.workspaces())
     _compile_planar()
     _compile_arm()
 
@@ -69,11 +78,10 @@ def _compile_arm() -> None:
     arm7_solve.solve_entries(shoulder, wrist, geo, entries, NO_SEED, False, NO_POLE, False, q, kernels.work)
     kernels.search(arm)
     out = (np.empty((1, 7)), np.empty(1, np.int64), np.empty(1), np.empty(1), np.empty(1, bool))
-    columns, seeds, poles = entries.reshape(16, 1), NO_SEED[:, None], NO_POLE[:, None]
-    arm7_solve.solve_columns(shoulder, wrist, geo, columns, seeds, False, poles, False, *out, kernels.work)
-    arm7_solve.solve_columns_dynamic(
-        kernels.constants, columns, seeds, False, poles, False, out, kernels.works
-    )
+    rows, seeds, poles, bounds = entries.reshape(1, 16), NO_SEED[None], NO_POLE[None], np.zeros((3, 7))
+    arguments = (kernels.constants, rows, seeds, False, poles, False, bounds, out, np.empty_like(seeds))
+    arm7_solve.solve_rows(*arguments, kernels.work)
+    arm7_solve.solve_rows_dynamic(*arguments, kernels.works)
 
 
 KERNELS = cache.KernelSet(

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ik_solvers.compiled.jit import ieee_borrowing, ieee_parallel_borrowing
-from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow
+from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow, inputs
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
 from ik_solvers.solvers.geometric.kernels.vector3 import (
@@ -251,90 +251,78 @@ def solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q, work
 
 
 @ieee_borrowing
-def solve_columns(
-    shoulder,
-    wrist,
-    geo,
-    columns,
-    seeds,
-    seeded,
-    poles,
-    has_pole,
-    q,
-    reason,
-    position_error,
-    orientation_error,
-    continuous,
-    work,
-):
-    """:func:`solve` for each target of ``columns`` (16, M); seeds (7, M) and poles (3, M) read
-    when given. Into q (M, 7) and the (M,) result columns."""
-    for m in range(columns.shape[1]):
-        e = columns[:, m]
-        rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
-        found = solve(
-            shoulder,
-            wrist,
-            geo,
-            rotation,
-            (e[3], e[7], e[11]),
-            seeds[:, m if seeded else 0],
-            seeded,
-            poles[:, m if has_pole else 0],
-            has_pole,
-            q[m],
-            work,
-        )
-        reason[m], position_error[m], orientation_error[m], continuous[m] = found
+def solve_rows(constants, targets, seeds, seeded, poles, has_pole, bounds, out, clipped, work):
+    """:func:`solve_entries` for each target of ``targets`` (M, 16) (row-major pose entries), as
+    :func:`.leg_batch.solve_rows` does for the leg: the targets checked and the seeds clipped in
+    the same pass. constants: (shoulder, wrist, geo). seeds (M, 7) [rad] read when ``seeded``,
+    clipped into ``clipped`` (M, 7); poles (M, 3) [m] read when ``has_pole`` ((1, ·) placeholders
+    otherwise). bounds: (3, 7) lower and upper limits and the rest q [rad]. out: q (M, 7) and the
+    (M,) result columns; a malformed target's row gets :func:`.inputs.refuse_row`. A seed with
+    a non-finite entry leaves its row unsolved, its reason :data:`.inputs.BAD_SEED_ROW` (the
+    caller refuses the batch).
+    """
+    shoulder, wrist, geo = constants
+    q, reason, position_error, orientation_error, continuous = out
+    for m in range(targets.shape[0]):
+        e, seed = targets[m], clipped[m if seeded else 0]
+        if seeded and not inputs.clip_seed(seeds[m], bounds[0], bounds[1], seed):
+            reason[m] = inputs.BAD_SEED_ROW
+        elif inputs.check(e, e, False, e, e, e) != inputs.VALID:
+            inputs.refuse_row(m, bounds[2], out)
+        else:
+            pole = poles[m if has_pole else 0]
+            found = solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q[m], work)
+            reason[m], position_error[m], orientation_error[m], continuous[m] = found
 
 
 @ieee_parallel_borrowing
-def solve_columns_parallel(constants, columns, seeds, seeded, poles, has_pole, out, works):
-    """:func:`solve_columns` on the cores: the M targets in chunks of CHUNK rows that the threads
-    of numba's pool take as they come free (:func:`solve_columns_dynamic`), each thread in its own
+def solve_rows_parallel(constants, targets, seeds, seeded, poles, has_pole, bounds, out, clipped, works):
+    """:func:`solve_rows` on the cores: the M targets in chunks of CHUNK rows that the threads of
+    numba's pool take as they come free (:func:`solve_rows_dynamic`), each thread in its own
     scratch of ``works`` (from :func:`workspaces`, one per thread numba may run). Row by row the
-    same arithmetic, so the same answers. constants: (shoulder, wrist, geo); out: (q, reason,
-    position_error, orientation_error, continuous) as :func:`solve_columns` takes them."""
+    same arithmetic, so the same answers."""
     arms, forms, scratch, order, steps = works
-    count = columns.shape[1]
+    count = targets.shape[0]
     for chunk in numba.prange((count + CHUNK - 1) // CHUNK):
         start, stop = chunk * CHUNK, min((chunk + 1) * CHUNK, count)
         seed_start, seed_stop = (start, stop) if seeded else (0, 1)
         pole_start, pole_stop = (start, stop) if has_pole else (0, 1)
         part = numba.get_thread_id()
-        solve_columns(
-            constants[0],
-            constants[1],
-            constants[2],
-            columns[:, start:stop],
-            seeds[:, seed_start:seed_stop],
+        solve_rows(
+            constants,
+            targets[start:stop],
+            seeds[seed_start:seed_stop],
             seeded,
-            poles[:, pole_start:pole_stop],
+            poles[pole_start:pole_stop],
             has_pole,
-            out[0][start:stop],
-            out[1][start:stop],
-            out[2][start:stop],
-            out[3][start:stop],
-            out[4][start:stop],
+            bounds,
+            (
+                out[0][start:stop],
+                out[1][start:stop],
+                out[2][start:stop],
+                out[3][start:stop],
+                out[4][start:stop],
+            ),
+            clipped[seed_start:seed_stop],
             (arms[part], forms[part], scratch[part], order[part], steps[part]),
         )
 
 
-def solve_columns_dynamic(*arguments) -> None:
-    """:func:`solve_columns_parallel` with its chunks handed out one at a time (OpenMP's dynamic
+def solve_rows_dynamic(*arguments) -> None:
+    """:func:`solve_rows_parallel` with its chunks handed out one at a time (OpenMP's dynamic
     schedule, as the leg's batch, :mod:`.leg_batch`): on a shared machine a thread that loses its
     core does not hold up half the batch. numba reads the calling thread's chunk size when the loop
     starts."""
     previous = numba.set_parallel_chunksize(1)
     try:
-        solve_columns_parallel(*arguments)
+        solve_rows_parallel(*arguments)
     finally:
         numba.set_parallel_chunksize(previous)
 
 
 def workspaces(count: int) -> tuple:
     """``count`` scratches of :func:`solve` stacked (each array's first axis): one per thread of
-    :func:`solve_columns_parallel` (``count``: numba.config.NUMBA_NUM_THREADS)."""
+    :func:`solve_rows_parallel` (``count``: numba.config.NUMBA_NUM_THREADS)."""
     return (
         np.empty((count, arm7.ARM_SIZE)),
         np.empty((count, 2, ENTRIES, 3)),

@@ -6,7 +6,9 @@ The arithmetic of :func:`ik_solvers.solvers.checks.valid_pose` and
 verdict on every target), and the seed's clipping of :func:`~ik_solvers.solvers.checks.check_seed`.
 The caller raises the same errors with the same messages from the code returned
 (:func:`refuse_target`, then :func:`~ik_solvers.solvers.checks.check_seed` for BAD_SEED). A batch's
-targets are checked by :func:`columns` with the same verdicts, row by row.
+targets are checked by :func:`columns` with the same verdicts, row by row, or, where a solver's
+batch runs on row-major targets (the leg, the 7-DoF arm), inside its batch kernel as each row is
+solved (:func:`clip_seed`, :func:`refuse_row`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import borrowing
+from ik_solvers.compiled.jit import borrowing, inlined
 from ik_solvers.solvers.checks import INVALID_POSE, check_bottom_row
 from ik_solvers.solvers.errors import InvalidTargetError
 
 VALID, BAD_POSE, BAD_BOTTOM_ROW, BAD_SEED = 0, 1, 2, 3
 TOLERANCE = 1e-6  # checks.valid_pose's and checks.check_bottom_row's default
+INVALID_ROW = 90  # a batch row's reason code for a malformed target (geometric.base.INVALID)
+BAD_SEED_ROW = -1  # a batch kernel's reason code for a row whose seed is not finite: refused
 
 
 def refuse_target(code: int, entries: np.ndarray) -> None:
@@ -56,13 +60,33 @@ def check(e, seed, seeded, lower, upper, clipped):
     row_ok = abs(e[12]) <= TOLERANCE and abs(e[13]) <= TOLERANCE and abs(e[14]) <= TOLERANCE
     if not (row_ok and abs(e[15] - 1.0) <= TOLERANCE):
         return BAD_BOTTOM_ROW
-    if seeded:
-        for i in range(seed.shape[0]):
-            value = seed[i]
-            if not math.isfinite(value):
-                return BAD_SEED
-            clipped[i] = min(max(value, lower[i]), upper[i])
+    if seeded and not clip_seed(seed, lower, upper, clipped):
+        return BAD_SEED
     return VALID
+
+
+@inlined
+def clip_seed(seed, lower, upper, clipped):
+    """``seed`` (n,) [rad] clipped into [lower, upper] into ``clipped`` (n,) (as
+    :func:`~ik_solvers.solvers.checks.check_seed` clips); False, and ``clipped`` partly written,
+    when an entry is not finite."""
+    for i in range(seed.shape[0]):
+        value = seed[i]
+        if not math.isfinite(value):
+            return False
+        clipped[i] = min(max(value, lower[i]), upper[i])
+    return True
+
+
+@inlined
+def refuse_row(m, rest, out):
+    """Row ``m`` of a batch's ``out`` (q (M, n), reason, position error, orientation error,
+    continuous (M,)) for a malformed target: q at ``rest`` (n,), INVALID_ROW, NaN errors (nothing
+    was solved), continuous."""
+    q = out[0]
+    for i in range(rest.shape[0]):
+        q[m, i] = rest[i]
+    out[1][m], out[2][m], out[3][m], out[4][m] = INVALID_ROW, math.nan, math.nan, True
 
 
 @borrowing
