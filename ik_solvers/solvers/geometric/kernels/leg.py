@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import ieee_borrowing, inlined
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined, inlined
 from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
 from ik_solvers.solvers.geometric.kernels.leg_hip import (
@@ -351,6 +351,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 part = hip_part(
                     k, rotation, plane, axis, axis_terms, yaw, turn_branch, bend, references, preferred
                 )
+                hip_distance = _hip_distance(k, part, references, seed)
+                if hip_distance >= beaten:  # its hip and foot roll alone lose: no knee part
+                    if part[SHARED] != 0.0:  # nor for the pair's other knee bend
+                        bounds[pair] = hip_distance
+                    reasons[count] = SKIPPED
+                    count += 1
+                    continue
                 raw, operands = knee_part(k, part, bend, row, _keep(k, part, kept))
             for i in range(KNEE):
                 row[KNEE_FK + i] = operands[i]
@@ -375,6 +382,22 @@ def solve(k, rotation, translation, seed, seeded, q, work):
 
 
 @inlined
+def _hip_distance(k, part, references, seed):
+    """The yaw's, roll's and foot roll's terms of :func:`_distance` [rad²] for a branch whose hip
+    part is ``part`` (:func:`hip_part`), wrapped and clipped as :func:`_limit` does: no more than
+    that branch's distance, in floats too (the same terms, the first two summed in the same order,
+    and a float sum of non-negative terms only grows as terms are added)."""
+    yaw = wrapped(k, 0, part[0], references[0])[1]
+    roll = wrapped(k, 1, part[1], references[1])[1]
+    foot = wrapped(k, N - 1, part[2], references[N - 1])[1]
+    return (
+        (yaw - seed[0]) * (yaw - seed[0])
+        + (roll - seed[1]) * (roll - seed[1])
+        + (foot - seed[N - 1]) * (foot - seed[N - 1])
+    )
+
+
+@inlined
 def _knee_kept(row):
     """The :func:`knee_fk` operands a branch's scratch row keeps from :data:`KNEE_FK` on."""
     at = KNEE_FK
@@ -387,7 +410,7 @@ def _pair_of(branch, first):
     return (0 if branch[0] == first[0] else 2) + (0 if branch[2] == first[2] else 1)
 
 
-@ieee_borrowing
+@ieee_inlined
 def _pair(first, index):
     """The hip pair of the ``index``-th branch other than ``first`` (in BRANCHES order)."""
     count = 0
@@ -400,7 +423,7 @@ def _pair(first, index):
     return 0
 
 
-@ieee_borrowing
+@ieee_inlined
 def _nearest(reasons, distances, count, first_solved, best_distance):
     """Index of the nearest branch whose limits and reach passed (strictly nearer than
     ``best_distance`` when the first branch solved; ties: the lower index), or -1."""
