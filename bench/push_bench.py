@@ -15,7 +15,7 @@ Per robot (the packaged humanoid and the factory variant ``long_legs_heavier`` o
   latency,
 - the stabiliser's cost per 10 ms tick (CPU time of the whole update, median and 95th percentile).
 
-With ``--instants SIZE [SIZE ...]``, instead: per robot, loop and direction, how many of
+With ``--instants SIZE [SIZE ...]``, instead: per robot, loop and direction (``--direction``: only those), how many of
 ``INSTANTS`` walking pushes of each size it survives, the push coming at each of those
 fractions of a single support from its middle (one push per trial). The single-instant figure
 above is fragile: a push 0.08 s earlier or later in the swing can fall where the centred one
@@ -109,24 +109,26 @@ def steepest(urdf: str, config: WalkConfig, sign: float, along: bool, tilt_time:
     return walked
 
 
-def instants_row(urdf: str, config: WalkConfig, sizes: list[float]) -> list[str]:
-    """Per direction, "size: survived/tried" for each of ``sizes`` [m/s] over ``INSTANTS``."""
+def instants_row(urdf: str, config: WalkConfig, sizes: list[float], directions: tuple[str, ...]) -> list[str]:
+    """Per direction of ``directions``, "size: survived/tried" for each of ``sizes`` [m/s] over
+    ``INSTANTS``."""
     return [
         " ".join(
             f"{size:g}: {survived_instants(urdf, config, d, size, INSTANTS)}/{len(INSTANTS)}"
             for size in sizes
         )
-        for d in DIRECTIONS
+        for d in directions
     ]
 
 
 def print_instants(options: argparse.Namespace, config: WalkConfig) -> None:
+    directions = tuple(SHORT[d] for d in options.direction or ()) or tuple(DIRECTIONS)
     print(f"pushes survived of {len(INSTANTS)}, at {INSTANTS} of a single support from its middle")
-    print("| robot | loop | forward | back | left | right |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| robot | loop | " + " | ".join(directions) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in directions) + " |")
     for name, urdf in robots(options.urdf, options.quick, options.robot).items():
         for stabilise in LOOPS[options.loop]:
-            cells = instants_row(urdf, replace(config, stabilise=stabilise), options.instants)
+            cells = instants_row(urdf, replace(config, stabilise=stabilise), options.instants, directions)
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
 
 
