@@ -70,9 +70,10 @@ def _run(shoulder, wrist, geo, entries, seeds, work, stage, passes):
                 arm7._at(shoulder, wrist, forms, arm, s_up, w_up, psi, q)
             if stage == 3:
                 continue
-            count = arm7_follow._candidates(forms, arm, scratch, order)
+            points = arm7_follow.seed_points(arm)
+            count = arm7_follow._candidates(forms, points, scratch, order)
             psi, s_up, w_up = arm7_follow._best_sample(
-                shoulder, wrist, forms, arm, psi, s_up, w_up, q, steps[3], scratch, count
+                shoulder, wrist, forms, arm, points, psi, s_up, w_up, q, steps, scratch, count
             )
             if stage == 5 and arm7_follow._step(q, arm) > arm7_follow.FOLLOW_STEP:
                 arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_up, w_up, psi, q, steps[1])

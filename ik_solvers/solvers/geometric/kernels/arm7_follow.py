@@ -24,6 +24,8 @@ from ik_solvers.solvers.geometric.kernels.arm7 import FRAME, Q4, SEED
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
 FOLLOW_STEP = 0.05  # follow.FOLLOW_STEP [rad]
+PROBES = 3  # candidates _probe splits at most
+NEAR_STEP = 0.02  # [rad²] more than 7 FOLLOW_STEP² (0.0175): the distance of any q within FOLLOW_STEP
 SAMPLES = (0.01, -0.01, 0.03, -0.03, 0.1, -0.1, 0.3, -0.3, 0.6, -0.6, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2)
 SAMPLES += (3.0, -3.0)  # follow.SAMPLES, in its order
 SAMPLE_COS, SAMPLE_SIN = tuple(math.cos(x) for x in SAMPLES), tuple(math.sin(x) for x in SAMPLES)
@@ -71,44 +73,109 @@ def _swivel(swivels, count, i):
 
 
 @ieee_borrowing
-def _bounds(shoulder, wrist, forms, arm, scratch, count):
+def _bounds(shoulder, wrist, forms, points, scratch, count):
     """Every candidate swivel's (:func:`_swivel`) cos ψ, sin ψ and the shoulder's and the wrist's
     :func:`.axis_triple.seed_distance_bound` there into scratch[1:5], computed for all candidates
-    at once (a vectorised loop, 4.5× faster than one by one). Returns their number."""
+    at once (a vectorised loop, 4.5× faster than one by one); ``points``: the shoulder's and the
+    wrist's :func:`.axis_triple.seed_points`. Returns their number."""
     cosines, sines, s_bounds, w_bounds = scratch[1], scratch[2], scratch[3], scratch[4]
     total = count + len(SAMPLES)
     for i in range(total):
         _, cosines[i], sines[i] = _swivel(scratch[0], count, i)
-    seed_s, seed_w = arm7._seeds(arm)
-    triple.seed_distance_bounds(
-        shoulder, forms[0], triple.seed_points(seed_s), cosines, sines, s_bounds, total
-    )
-    triple.seed_distance_bounds(wrist, forms[1], triple.seed_points(seed_w), cosines, sines, w_bounds, total)
+    triple.seed_distance_bounds(shoulder, forms[0], points[0], cosines, sines, s_bounds, total)
+    triple.seed_distance_bounds(wrist, forms[1], points[1], cosines, sines, w_bounds, total)
     return total
 
 
 @ieee_borrowing
-def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candidate, scratch, count):
+def _least(scratch, total):
+    """The candidate whose bounds (:func:`_bounds`) sum least, the first on ties; -1 when every
+    sum is infinite."""
+    s_bounds, w_bounds = scratch[3], scratch[4]
+    index, least = -1, math.inf
+    for i in range(total):
+        if s_bounds[i] + w_bounds[i] < least:
+            index, least = i, s_bounds[i] + w_bounds[i]
+    return index
+
+
+@ieee_borrowing
+def _probe(shoulder, wrist, forms, arm, scratch, total, probe):
+    """Up to PROBES candidates, the least bounds first (:func:`_least`), split exactly on the
+    seed's branches until one is within the limits, into ``probe`` (7,): (its index, its distance
+    from the seed [rad²], its shoulder and wrist branches), or (-1, inf, …) when none is. A
+    candidate tried and out of limits gets an infinite shoulder bound: the scan would not keep it
+    either (:func:`_best_sample`), and skips it then without its splits."""
+    seed_s, seed_w = arm7._seeds(arm)
+    for _ in range(PROBES):
+        index = _least(scratch, total)
+        if index < 0:
+            break
+        c, s = scratch[1][index], scratch[2][index]
+        if triple.feasible(wrist, forms[1], seed_w, -1, c, s) and triple.feasible(
+            shoulder, forms[0], seed_s, -1, c, s
+        ):
+            s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
+            w_angles, w_out, w_up = triple.seed_branch(wrist, triple.entries_at(forms[1], c, s), seed_w)
+            if s_out + w_out <= LIMIT_TOLERANCE:
+                arm7._store(probe, s_angles, arm[Q4], w_angles)
+                return index, _distance(probe, arm), s_up, w_up
+        scratch[3][index] = math.inf  # out of limits: never kept
+    return -1, math.inf, False, False
+
+
+@ieee_borrowing
+def _best_sample(shoulder, wrist, forms, arm, points, psi, s_upper, w_upper, best, work, scratch, count):
     """follow._best_sample over the ``count`` swivels of ``scratch[0]``, then SAMPLES: the solution
     on the seed's branches within limits nearest the seed; the first within FOLLOW_STEP ends it.
-    The entries come from the swivel forms ``forms`` (:func:`.arm7.groups`). A swivel whose
-    shoulder's bound (:func:`.axis_triple.seed_distance_bound`, all computed first by
-    :func:`_bounds`) with the elbow's change, then with the wrist's bound, then whose shoulder's
-    exact terms with the wrist's bound are no nearer than the best is skipped: it cannot be nearer
-    the seed, so the answer is the full scan's. So is one where both branches of the wrist, then of
-    the shoulder, leave the limits (:func:`.axis_triple.feasible`, the violations' own verdict,
-    mostly from the angles' points): the branch its split takes is outside them, never kept (of
-    the candidates the bounds let through on random seeds, ~60 %). Returns (ψ, shoulder branch, wrist branch) of
-    ``best`` (7,). scratch: (5, ROOTS)."""
+    The entries come from the swivel forms ``forms`` (:func:`.arm7.groups`); ``points``: the
+    shoulder's and the wrist's :func:`.axis_triple.seed_points`. Returns (ψ, shoulder branch,
+    wrist branch) of ``best`` (7,). scratch: (5, ROOTS); work: (4, 7), rows 2-3 used.
+
+    A swivel whose shoulder's bound (:func:`.axis_triple.seed_distance_bound`, all computed first
+    by :func:`_bounds`) with the elbow's change, then with the wrist's bound, then whose
+    shoulder's exact terms with the wrist's bound are no nearer than the best so far is skipped:
+    it cannot be nearer the seed. So is one where both branches of the wrist, then of the
+    shoulder, leave the limits (:func:`.axis_triple.feasible`, the violations' own verdict, mostly
+    from the angles' points): the branch its split takes is outside them, never kept (of the
+    candidates the bounds let through on random seeds, ~60 %).
+
+    Before the scan, the candidate whose bounds sum least is split (:func:`_probe`, its distance
+    D when within the limits); then a swivel whose bound exceeds ``reach`` = max(D, NEAR_STEP)
+    is skipped too. The full scan's answer is a candidate that beat every one before it: either
+    the first such within FOLLOW_STEP (its distance at most 7 FOLLOW_STEP² < NEAR_STEP) or, if
+    none, the first nearest of all, at most D (the probe is one of them). Neither is skipped, and
+    whether a candidate beats every one before it depends only on those nearer than it, none of
+    which is skipped either (the ones skipped for the best so far are no nearer than a kept one
+    before them). A candidate further than ``reach`` that is kept for a while is never within
+    FOLLOW_STEP, and is beaten by the probe at the latest: the answer is the full scan's."""
     best_distance = _distance(best, arm)
     elbow = (arm[Q4] - arm[SEED + 3]) * (arm[Q4] - arm[SEED + 3])
     seed_s, seed_w = arm7._seeds(arm)
-    total = _bounds(shoulder, wrist, forms, arm, scratch, count)
+    total = _bounds(shoulder, wrist, forms, points, scratch, count)
     cosines, sines, s_bounds, w_bounds = scratch[1], scratch[2], scratch[3], scratch[4]
+    probe, candidate = work[2], work[3]
+    probe_index, probe_distance, probe_s_up, probe_w_up = _probe(
+        shoulder, wrist, forms, arm, scratch, total, probe
+    )
+    reach = max(probe_distance, NEAR_STEP)
     for i in range(total):
         if s_bounds[i] + elbow >= best_distance:
             continue  # no solution at this swivel is nearer the seed than the best
-        if s_bounds[i] + elbow + w_bounds[i] >= best_distance:
+        bound = s_bounds[i] + elbow + w_bounds[i]
+        if bound >= best_distance or bound > reach:
+            continue
+        if i == probe_index:  # split already
+            if probe_distance < best_distance:
+                psi, s_upper, w_upper, best_distance = (
+                    _swivel(scratch[0], count, i)[0],
+                    probe_s_up,
+                    probe_w_up,
+                    probe_distance,
+                )
+                _copy(probe, best)
+                if _step(best, arm) <= FOLLOW_STEP:
+                    break
             continue
         c, s = cosines[i], sines[i]
         if not triple.feasible(wrist, forms[1], seed_w, -1, c, s):
@@ -116,7 +183,8 @@ def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candi
         if not triple.feasible(shoulder, forms[0], seed_s, -1, c, s):
             continue
         s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
-        if _shoulder_distance(s_angles, arm) + w_bounds[i] >= best_distance:
+        shoulder_bound = _shoulder_distance(s_angles, arm) + w_bounds[i]
+        if shoulder_bound >= best_distance or shoulder_bound > reach:
             continue  # the wrist's terms are at least its bound
         w_angles, w_out, w_up = triple.seed_branch(wrist, triple.entries_at(forms[1], c, s), seed_w)
         arm7._store(candidate, s_angles, arm[Q4], w_angles)
@@ -130,12 +198,13 @@ def _best_sample(shoulder, wrist, forms, arm, psi, s_upper, w_upper, best, candi
 
 
 @ieee_borrowing
-def _candidates(forms, arm, scratch, order):
-    """The swivels where a first or third joint takes its seed value, nearest ψ = 0 first (ties in
-    the order found), into scratch[0]; returns their count. scratch: (2, ROOTS); order: (ROOTS,)."""
+def _candidates(forms, points, scratch, order):
+    """The swivels where a first or third joint takes its seed value (``points``: the shoulder's
+    and the wrist's :func:`.axis_triple.seed_points`), nearest ψ = 0 first (ties in the order
+    found), into scratch[0]; returns their count. scratch: (2, ROOTS); order: (ROOTS,)."""
     swivels, keys = scratch[0], scratch[1]
-    count = triple.matching_roots(forms[0], (arm[SEED], arm[SEED + 1], arm[SEED + 2]), swivels, 0)
-    count = triple.matching_roots(forms[1], (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6]), swivels, count)
+    count = triple.matching_roots(forms[0], points[0], swivels, 0)
+    count = triple.matching_roots(forms[1], points[1], swivels, count)
     for i in range(count):
         keys[i] = abs(swivels[i])
     arm7._order(keys, count, order)
@@ -144,6 +213,14 @@ def _candidates(forms, arm, scratch, order):
     for i in range(count):
         swivels[i] = keys[i]
     return count
+
+
+@ieee_borrowing
+def seed_points(arm):
+    """The shoulder's and the wrist's :func:`.axis_triple.seed_points` of the seed, computed once
+    for the matching swivels and the bounds."""
+    seed_s, seed_w = arm7._seeds(arm)
+    return triple.seed_points(seed_s), triple.seed_points(seed_w)
 
 
 @ieee_borrowing
@@ -167,9 +244,10 @@ def follow(shoulder, wrist, geo, arm, q, forms, scratch, order, work):
         _copy(short, q)
         return True
     if _step(q, arm) > FOLLOW_STEP:
-        count = _candidates(forms, arm, scratch, order)
+        points = seed_points(arm)
+        count = _candidates(forms, points, scratch, order)
         psi, s_upper, w_upper = _best_sample(
-            shoulder, wrist, forms, arm, psi, s_upper, w_upper, q, work[3], scratch, count
+            shoulder, wrist, forms, arm, points, psi, s_upper, w_upper, q, work, scratch, count
         )
     if _step(q, arm) > FOLLOW_STEP:
         arm7_newton.descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, work[1])

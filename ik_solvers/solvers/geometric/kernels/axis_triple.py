@@ -466,11 +466,12 @@ def limit_roots(t, forms, roots, count):
 
 
 @ieee_borrowing
-def matching_roots(forms, angles, roots, count):
-    """Append the swivels where the first or third joint takes its value in ``angles``
-    (swivel_search.matching_swivels_one); returns the new count."""
-    for i, j, sign, angle in ((1, 2, 1.0, angles[0]), (3, 6, -1.0, angles[2])):
-        c, s = math.cos(angle), sign * math.sin(angle)
+def matching_roots(forms, points, roots, count):
+    """Append the swivels where the first or third joint takes its value in the seed whose
+    :func:`seed_points` are ``points`` (swivel_search.matching_swivels_one: the same cos and sin of
+    those angles); returns the new count."""
+    for i, j, sign, point in ((1, 2, 1.0, points[0]), (3, 6, -1.0, points[2])):
+        c, s = point[0], sign * point[1]
         found, first, second = form_roots(
             c * forms[i, 0] + s * forms[j, 0],
             c * forms[i, 1] + s * forms[j, 1],
