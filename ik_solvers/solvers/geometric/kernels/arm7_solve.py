@@ -264,12 +264,8 @@ def solve_rows(constants, targets, seeds, seeded, poles, has_pole, bounds, out, 
     shoulder, wrist, geo = constants
     q, reason, position_error, orientation_error, continuous = out
     for m in range(targets.shape[0]):
-        e, seed = targets[m], clipped[m if seeded else 0]
-        if seeded and not inputs.clip_seed(seeds[m], bounds[0], bounds[1], seed):
-            reason[m] = inputs.BAD_SEED_ROW
-        elif inputs.check(e, e, False, e, e, e) != inputs.VALID:
-            inputs.refuse_row(m, bounds[2], out)
-        else:
+        if inputs.row_ready(m, targets, seeds, seeded, bounds, clipped, out):
+            e, seed = targets[m], clipped[m if seeded else 0]
             pole = poles[m if has_pole else 0]
             found = solve_entries(shoulder, wrist, geo, e, seed, seeded, pole, has_pole, q[m], work)
             reason[m], position_error[m], orientation_error[m], continuous[m] = found

@@ -89,6 +89,24 @@ def refuse_row(m, rest, out):
     out[1][m], out[2][m], out[3][m], out[4][m] = INVALID_ROW, math.nan, math.nan, True
 
 
+@inlined
+def row_ready(m, targets, seeds, seeded, bounds, clipped, out):
+    """Whether row ``m`` of a batch kernel's (M, 16) ``targets`` is to be solved: its seed
+    (``seeds[m]``, when ``seeded``) clipped into ``clipped[m]`` and its target well-formed. Else
+    False, with its reason in ``out`` (as for :func:`refuse_row`): :data:`BAD_SEED_ROW` for a seed
+    with a non-finite entry (the row left unsolved: the caller refuses the batch), a malformed
+    target's row refused by :func:`refuse_row`. bounds: (3, n) lower and upper limits and the rest
+    q [rad]."""
+    if seeded and not clip_seed(seeds[m], bounds[0], bounds[1], clipped[m]):
+        out[1][m] = BAD_SEED_ROW
+        return False
+    e = targets[m]
+    if check(e, e, False, e, e, e) != VALID:
+        refuse_row(m, bounds[2], out)
+        return False
+    return True
+
+
 @borrowing
 def columns(flat, out, valid):
     """The (16, N) ``out`` columns of (N, 16) row-major poses ``flat``, and into ``valid`` (N,)

@@ -34,12 +34,8 @@ def solve_rows(k, targets, seeds, seeded, bounds, out, clipped, work):
     """
     q, reason, position_error, orientation_error, continuous = out
     for m in range(targets.shape[0]):
-        e, seed = targets[m], clipped[m if seeded else 0]
-        if seeded and not inputs.clip_seed(seeds[m], bounds[0], bounds[1], seed):
-            reason[m] = inputs.BAD_SEED_ROW
-        elif inputs.check(e, e, False, e, e, e) != inputs.VALID:
-            inputs.refuse_row(m, bounds[2], out)
-        else:
+        if inputs.row_ready(m, targets, seeds, seeded, bounds, clipped, out):
+            e, seed = targets[m], clipped[m if seeded else 0]
             found = leg.solve_entries(k, e, seed, seeded, q[m], work)
             reason[m], position_error[m], orientation_error[m], continuous[m] = found
 
