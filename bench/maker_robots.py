@@ -6,9 +6,10 @@ random in-limit configurations, a target met when the answer succeeds, is exact 
 1e-5 rad (arms under 6 joints: position only) and in the limits; with ``--walk``, when it can
 stand, the offline loop (``config/walk.yaml``, collision meshes whose files are missing left out):
 1 m at 0.9 of the robot's largest forward command, then 4 s standing, the ideal servos'
-``saturation_error`` [rad] as given. The figures of docs/your-robot.md ("Other makers'
+``saturation_error`` [rad] and ``support_stiffness`` [1/rad] as given. The figures of docs/your-robot.md ("Other makers'
 humanoids") come from it.
-Run: ``python bench/maker_robots.py FILE... [--count 100] [--walk] [--saturation-error 0.02]``.
+Run: ``python bench/maker_robots.py FILE... [--count 100] [--walk] [--saturation-error 0.02]
+[--support-stiffness 0]``.
 """
 
 from __future__ import annotations
@@ -51,10 +52,10 @@ def solve_chains(body, count: int) -> None:
         print(f"  {name}: {base} -> {tip}, {chain.n} joints, {type(solver).__name__}: {hits}/{count}")
 
 
-def walk(path: Path, saturation_error: float) -> None:
+def walk(path: Path, saturation_error: float, support_stiffness: float) -> None:
     """Print the offline walk's figures: fall, distance [m], tilt [deg], slip [mm], heading [deg]."""
     description = without_missing_meshes(load_description(path))
-    servo = ServoConfig(saturation_error=saturation_error)
+    servo = ServoConfig(saturation_error=saturation_error, support_stiffness=support_stiffness)
     walker = OfflineWalker(description.self_contained(), load_walk_config(), servo=servo)
     forward = 0.9 * walker.generator.max_command[0]
     walker.settle(0.5)
@@ -64,7 +65,8 @@ def walk(path: Path, saturation_error: float) -> None:
     slip = walk_metrics.sole_slip(times, measured["soles"], measured["support"])
     heading = walk_metrics.heading_change(times, base, times[0], times[-1])
     print(
-        f"  walk (offline, saturation_error {saturation_error} rad): fell "
+        f"  walk (offline, saturation_error {saturation_error} rad, support_stiffness "
+        f"{support_stiffness}): fell "
         f"{walk_metrics.fell(base, measured['com'])}, {base[-1][0] - base[0][0]:.2f} m, tilt "
         f"{walk_metrics.tilt_degrees(base).max():.1f} deg, slip {slip * 1e3:.1f} mm, heading "
         f"{np.degrees(heading):.2f} deg"
@@ -77,6 +79,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="IK targets per chain")
     parser.add_argument("--walk", action="store_true", help="also the offline walk, when it can stand")
     parser.add_argument("--saturation-error", type=float, default=0.02, help="ideal servos [rad]")
+    parser.add_argument(
+        "--support-stiffness", type=float, default=0.0, help="leg servos' least kp / (m g z_c) [1/rad]"
+    )
     options = parser.parse_args()
     for path in options.files:
         body = find_body(RobotModel.from_urdf_file(path))
@@ -84,7 +89,7 @@ def main() -> None:
         print(f"  stands: {'yes' if not body.whole_body_problem else 'no: ' + body.whole_body_problem}")
         solve_chains(body, options.count)
         if options.walk and not body.whole_body_problem:
-            walk(path, options.saturation_error)
+            walk(path, options.saturation_error, options.support_stiffness)
 
 
 if __name__ == "__main__":

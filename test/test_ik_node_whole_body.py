@@ -162,3 +162,20 @@ def test_a_com_target_outside_both_soles_is_commanded_with_a_warning(client):
     client.whole_body.publish(message)
     assert spin_until(client.executor, lambda: len(client.torso_poses) > count), client.output()
     assert spin_until(client.executor, lambda: "outside the footprints of both soles" in client.output())
+
+
+def test_an_unreachable_com_target_is_answered_with_the_held_legs(client):
+    # a lock-stepped simulator waits for every period's command (ik_demo: up to 3 s of wall time);
+    # the G1's out-of-reach CoM targets left every period unanswered (real-time factor 0.005)
+    _send_and_settle(client, _target(WholeBodyTarget.SUPPORT_DOUBLE))
+    held = positions_of(client.commands[-1], ["l_knee", "r_knee"])
+    message = _target(WholeBodyTarget.SUPPORT_DOUBLE)
+    message.use_com_target = True
+    message.com_target.x, message.com_target.y = 1.5, 0.0  # 1.2 m ahead of the soles: no stance
+    message.header.stamp = client.node.get_clock().now().to_msg()
+    count = len(client.torso_poses)
+    client.whole_body.publish(message)
+    stamped = client.wait_for_command(lambda command: command.header.stamp == message.header.stamp)
+    assert np.allclose(positions_of(stamped, ["l_knee", "r_knee"]), held)
+    assert len(client.torso_poses) == count  # no stance: no torso pose
+    assert "no stance, holding the last command" in client.output()

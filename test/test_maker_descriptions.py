@@ -12,7 +12,7 @@ from ik_solvers.description import load_description
 from ik_solvers.limbs import find_body
 from ik_solvers.limbs.footprint import sole_geometry
 from ik_solvers.limbs.tree import zero_pose
-from ik_solvers.sim.mujoco_robot import MujocoRobot
+from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig
 from ik_solvers.sim.mujoco_urdf import without_missing_meshes
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
@@ -87,3 +87,26 @@ def test_nao_fingers_follow_their_hand_in_the_simulator():
     hand = robot.data.qpos[robot.model.jnt_qposadr[robot.model.joint("LHand").id]]
     assert hand == pytest.approx(0.8, abs=0.02)
     assert finger == pytest.approx(0.999899 * hand, abs=0.01)  # a soft constraint: 4 mrad
+
+
+def _stiffness(robot: MujocoRobot) -> dict[str, float]:
+    """Each actuator's position gain kp [N m/rad], by joint name."""
+    return {
+        robot.model.actuator(i).name: float(robot.model.actuator_gainprm[i][0]) for i in range(robot.model.nu)
+    }
+
+
+def test_support_stiffness_stiffens_only_the_unitree_h1_2s_weak_leg_servos():
+    # Unitree's effort limits are motor torques, small for 67 kg: the ankle roll's 40 N m over
+    # saturation_error is 3.2 times the robot's gravity moment m g z_c (docs/simulation.md)
+    description = without_missing_meshes(load_description(UNITREE_H1_2))
+    soft = _stiffness(MujocoRobot(description, ServoConfig(floating_base=True)))
+    robot = MujocoRobot(description, ServoConfig(floating_base=True, support_stiffness=40.0))
+    stiff = _stiffness(robot)
+    changed = {name for name in soft if stiff[name] != pytest.approx(soft[name])}
+    joints = ("hip_yaw", "hip_pitch", "hip_roll", "knee", "ankle_pitch", "ankle_roll")
+    assert changed == {f"{side}_{joint}_joint" for side in ("left", "right") for joint in joints}  # not arms
+    mass = float(np.sum(robot.model.body_mass))
+    centre_height = stiff["left_ankle_roll_joint"] / (40.0 * mass * 9.81)  # [m] z_c
+    assert 0.9 < centre_height < 1.0  # the H1-2's CoM over its soles at q = 0
+    assert len({round(stiff[name]) for name in changed}) == 1  # all at the floor

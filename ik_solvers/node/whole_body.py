@@ -145,15 +145,25 @@ class WholeBodyInterface:
         failure = f"whole-body target: no stance, holding the last command: {result.message}"
         for leg in self.legs:
             leg.stats.record_solve(result.success, self.solve_time, failure)
+        stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
         if not result.success:
             self.refuse(failure)
+            self._hold(stamp)
             return
-        stamp = None if messages.is_unstamped(message.header.stamp) else message.header.stamp
         legs = result.q if self.compensation is None else result.q + self._deflections(request, result, stamp)
         half = len(legs) // 2
         goals = [(self.legs[0], legs[:half]), (self.legs[1], legs[half:])]
         self.accept(goals, stamp)
         self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
+
+    def _hold(self, stamp) -> None:
+        """Answer the target's period with the legs' last goals (once they have one): a
+        lock-stepped simulator waits for every period's command, up to its ``lock_step_timeout``
+        (3 s in ik_demo) of wall time, and the G1's unreachable CoM targets stalled it so for
+        every period (real-time factor 0.005)."""
+        held = [(leg, leg.goal) for leg in self.legs if leg.goal is not None]
+        if held:
+            self.accept(held, stamp)
 
     def _deflections(self, request: dict, result, stamp) -> np.ndarray:
         """(12,) [rad] the leg servos' expected deflections under ``result``'s stance."""

@@ -11,7 +11,10 @@ with their limits; this module adds
   ``kp = effort / saturation_error`` [N m/rad] so that a joint saturates at its URDF effort limit
   when it is ``saturation_error`` [rad] off target (an effort limit above the robot's weight
   times its size is a placeholder, and that ceiling is used instead:
-  :func:`~ik_solvers.sim.servo_tuning.effort_ceiling`); damping by ``damping_ratio`` (1 =
+  :func:`~ik_solvers.sim.servo_tuning.effort_ceiling`), and on the joints that carry the robot
+  standing at least ``support_stiffness`` times its gravity moment ``m g z_c``
+  (:func:`~ik_solvers.sim.servo_tuning.support_stiffness`: real motor torques too small for the
+  weight; 0 by default: off); damping by ``damping_ratio`` (1 =
   critically damped about the joint's own inertia); force limited to ``effort_scale`` times the
   effort limit. Servo models (``servo_model``: :mod:`ik_solvers.sim.servo_models`): the identified
   stiffness, stall torque, back-EMF and friction, armature and backlash of a real servo. Every
@@ -52,7 +55,13 @@ from ik_solvers.sim.mimic import tie_mimic_joints
 from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_commands import ServoCommands
 from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
-from ik_solvers.sim.servo_tuning import effective_inertias, effort_ceiling, stabilising_armature
+from ik_solvers.sim.servo_tuning import (
+    effective_inertias,
+    effort_ceiling,
+    geom_bottoms,
+    stabilising_armature,
+    support_stiffness,
+)
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
 
 FREE_JOINT = "floating_base"
@@ -76,6 +85,8 @@ class ServoConfig:
 
     Attributes:
         saturation_error: [rad] position error at which a servo reaches its effort limit.
+        support_stiffness: least stiffness of an ideal servo on a joint between the root and the
+            feet, over the robot's gravity moment ``m g z_c`` [N m] (0: none).
         damping_ratio: servo damping relative to critical damping of the joint's own inertia.
         effort_scale: factor on the URDF effort limits [N m] used as actuator force limits.
         floating_base: True: free root with the feet on the floor; False: root fixed in space.
@@ -97,6 +108,14 @@ class ServoConfig:
         0.0,
         1.0,
         low_open=True,
+    )
+    support_stiffness: float = _start_up(
+        0.0,
+        "least stiffness of the ideal servos between the root and the feet, over the robot's "
+        "gravity moment m g z_c (0: none)",
+        "1/rad",
+        0.0,
+        1000.0,
     )
     damping_ratio: float = _start_up(1.0, "servo damping / critical damping", "", 0.0, 100.0)
     effort_scale: float = _start_up(1.0, "factor on the URDF effort limits", "", 0.0, 100.0, low_open=True)
@@ -174,9 +193,11 @@ def _build(
     if models is None:
         models = joint_servo_models(config.servo_model, [j.name for j in servoed])
     bare = spec.copy().compile()  # compiling may fuse static bodies into the spec itself
-    ceiling = effort_ceiling(bare, mujoco.MjData(bare))
+    bare_data = mujoco.MjData(bare)
+    ceiling = effort_ceiling(bare, bare_data)
+    floors = support_stiffness(bare, bare_data, config.support_stiffness)
     for joint in servoed:
-        _add_servo(spec, joint, config, models.get(joint.name), ceiling)
+        _add_servo(spec, joint, config, models.get(joint.name), (ceiling, floors.get(joint.name, 0.0)))
     mount = imu_mount(robot, lambda link: spec.body(link) is not None)
     add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
@@ -201,11 +222,16 @@ def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> Non
 
 
 def _add_servo(
-    spec: mujoco.MjSpec, joint, config: ServoConfig, model: ServoModel | None, ceiling: float
+    spec: mujoco.MjSpec,
+    joint,
+    config: ServoConfig,
+    model: ServoModel | None,
+    bounds: tuple[float, float],
 ) -> None:
     """A position actuator on ``joint``: ideal (gains and force limit from its URDF effort limit,
-    at most ``ceiling`` [N m]: a larger one is a placeholder, see :func:`effort_ceiling`) or as
-    the servo ``model`` behaves (module docstring)."""
+    at most ``bounds[0]`` [N m]: a larger one is a placeholder, see :func:`effort_ceiling`; its
+    stiffness at least ``bounds[1]`` [N m/rad], see :func:`support_stiffness`) or as the servo
+    ``model`` behaves (module docstring)."""
     actuator = spec.add_actuator()
     actuator.name, actuator.target = joint.name, joint.name
     actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
@@ -220,8 +246,10 @@ def _add_servo(
     effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
     if not math.isfinite(effort) or effort <= 0.0:
         raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+    ceiling, least_stiffness = bounds
     effort = min(effort, ceiling)
-    actuator.set_to_position(kp=effort / config.saturation_error, dampratio=config.damping_ratio)
+    stiffness = max(effort / config.saturation_error, least_stiffness)
+    actuator.set_to_position(kp=stiffness, dampratio=config.damping_ratio)
     actuator.forcerange = (-effort * config.effort_scale, effort * config.effort_scale)
     joint.actfrclimited = False  # the actuator's own force limit applies
 
@@ -309,7 +337,7 @@ class MujocoRobot:
                 "a floating base needs collision geometry to stand on the floor, and the robot has none: "
                 "add <collision> elements to its links, or simulate it with a fixed base"
             )
-        lowest = min(_geom_lowest_z(self.model, self.data, g) for g in geoms)
+        lowest = float(geom_bottoms(self.model, self.data)[geoms].min())
         self.data.qpos[2] = -lowest
 
     def set_targets(self, names: list[str], positions: list[float]) -> list[str]:
@@ -398,16 +426,6 @@ class MujocoRobot:
         if self.config.floating_base:
             return self.data.qpos[:7].copy()
         return np.array([0.0, 0.0, self.config.base_height, 1.0, 0.0, 0.0, 0.0])
-
-
-def _geom_lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
-    """Lowest world z [m] of a geom, from its bounding box corners (spheres: radius)."""
-    centre, rotation = data.geom_xpos[geom], data.geom_xmat[geom].reshape(3, 3)
-    half = model.geom_aabb[geom, 3:]
-    offset = model.geom_aabb[geom, :3]
-    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
-    corners = centre + (offset + signs * half) @ rotation.T
-    return float(corners[:, 2].min())
 
 
 def _actuated_joints(description: RobotDescription) -> list[str]:

@@ -24,6 +24,16 @@ with a ceiling of its whole weight times its whole size, 850 N m/rad: a third of
 per step). No joint carries more than the robot's weight on a lever of half its size
 (:func:`effort_ceiling`); an effort limit above that is taken as a placeholder and the ceiling
 used instead (docs/simulation.md, "Placeholder effort limits").
+
+The other way round, effort limits that are a real motor's torque can make servos too soft for the
+robot's weight (Unitree's G1: 35 N m ankles for 35 kg; the H1-2: 40 N m ankle roll for 67 kg):
+the stiffness ``effort / saturation_error`` of such an ankle is only 3-7 times the robot's gravity
+moment ``m g z_c`` (mass, CoM height over the lowest point), the stance leg gives way and the
+robot falls over the edge of its foot. The joints that carry it standing (those between the root
+and the lowest bodies) can be given at least ``ratio * m g z_c`` (:func:`support_stiffness`):
+with ratio 40 the whole robot's gravity moment bends such a joint by at most 0.025 rad. Ratio 40
+walks the G1 and the H1-2 offline; the ankles alone at 40, or all of them at 20, do not; the
+packaged humanoid's legs have 16 and walk, so the floor is off by default (it would change them).
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ import mujoco
 import numpy as np
 
 OMEGA_DT = 0.5  # largest servo natural frequency times timestep [rad]
+SUPPORT_BAND = 0.01  # [m] geometry this close above the lowest point is on the floor standing
 
 
 def effort_ceiling(model: mujoco.MjModel, data: mujoco.MjData) -> float:
@@ -46,6 +57,39 @@ def effort_ceiling(model: mujoco.MjModel, data: mujoco.MjData) -> float:
     size = float(np.linalg.norm(origins.max(axis=0) - origins.min(axis=0)))
     ceiling = float(np.sum(model.body_mass)) * float(np.linalg.norm(model.opt.gravity)) * 0.5 * size
     return ceiling if ceiling > 0.0 else float("inf")
+
+
+def geom_bottoms(model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
+    """(ngeom,) lowest world z [m] of each geom's bounding box corners at ``data``'s configuration
+    (as of its last forward pass)."""
+    up = data.geom_xmat.reshape(-1, 3, 3)[:, 2, :]  # world z of each geom's axes
+    centres = data.geom_xpos[:, 2] + np.sum(up * model.geom_aabb[:, :3], axis=1)
+    return centres - np.sum(np.abs(up) * model.geom_aabb[:, 3:], axis=1)
+
+
+def support_stiffness(model: mujoco.MjModel, data: mujoco.MjData, ratio: float) -> dict[str, float]:
+    """Least stiffness [N m/rad] of the joints that carry the robot standing, by joint name.
+
+    ``ratio * m * g * z_c``: m the robot's mass, z_c the height of its centre of mass over its
+    lowest geometry at ``data``'s configuration; the joints are those between the root and the
+    bodies whose geometry lies within ``SUPPORT_BAND`` of that lowest point (the feet). Empty
+    for ``ratio`` 0 or a robot without geometry.
+    """
+    mujoco.mj_forward(model, data)
+    robot = model.geom_bodyid > 0  # the world's geoms (the floor) are not the robot's
+    if ratio <= 0.0 or not np.any(robot):
+        return {}
+    bottoms = geom_bottoms(model, data)[robot]
+    lowest = float(bottoms.min())
+    height = float(data.subtree_com[0][2]) - lowest
+    floor = ratio * float(np.sum(model.body_mass)) * float(np.linalg.norm(model.opt.gravity)) * height
+    joints: dict[str, float] = {}
+    for body in set(model.geom_bodyid[robot][bottoms < lowest + SUPPORT_BAND].tolist()):
+        while body > 0:
+            for joint in range(model.body_jntadr[body], model.body_jntadr[body] + model.body_jntnum[body]):
+                joints[model.joint(joint).name] = floor
+            body = int(model.body_parentid[body])
+    return joints
 
 
 def effective_inertias(model: mujoco.MjModel, data: mujoco.MjData, dofs: np.ndarray) -> np.ndarray:

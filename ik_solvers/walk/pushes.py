@@ -42,7 +42,11 @@ class Conditions:
 def walker(urdf: str, config: WalkConfig, conditions: Conditions = Conditions()) -> OfflineWalker:
     """An offline walker on ``urdf`` in ``conditions`` (stiffness: the servos' saturation error
     divided by it)."""
-    servo = ServoConfig(saturation_error=ServoConfig().saturation_error / conditions.stiffness)
+    default = ServoConfig()
+    servo = ServoConfig(
+        saturation_error=default.saturation_error / conditions.stiffness,
+        support_stiffness=default.support_stiffness * conditions.stiffness,
+    )
     return OfflineWalker(
         urdf, config, servo, conditions.latency, conditions.slope, conditions.incline, conditions.tilt_time
     )
