@@ -58,8 +58,8 @@ class ServiceHandler:
 
 
 def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np.ndarray | None, str]:
-    """(n,) seed [rad or m] from a JointState by joint name, the current state filling the joints
-    it omits (an empty one: the current state, None when nothing is known), clipped into the joint
+    """(n,) seed [rad or m] from a JointState by joint name, :meth:`Commander.seed` (the chain's goal, else
+    the measured state) filling the joints it omits (an empty one: that seed, None when nothing is known), clipped into the joint
     limits as the solvers clip seeds; and what the answer should say about it ("" when nothing):
     the joints it names that are the model's but not the chain's (ignored), the entries clipped.
 
