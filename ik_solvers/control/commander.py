@@ -169,8 +169,8 @@ class Commander:
         return self.to_base(limb, pose, frame)[:3, 3]
 
     def seed(self, limb: Limb) -> np.ndarray | None:
-        """The limb's goal (its last accepted solution) once it has one, else the measured
-        positions of the chain's joints when all are known, else None.
+        """The seed of a streamed target's solve: the limb's goal (its last accepted solution)
+        once it has one, else :meth:`current_state`.
 
         The goal, not the measured state: solutions are judged against the goal
         (:meth:`jump_refusal`), and a measured state off it (an arm lagging, sagging or blocked
@@ -178,12 +178,15 @@ class Commander:
         postures: on a THORMANG3-like 7-joint arm, measured = goal + 0.3 rad noise gave steps
         up to 0.42 rad and held jumps along a 6 mm-step circle, the goal as seed 0.023 rad.
         """
-        if limb.goal is not None:
-            return limb.goal
+        return limb.goal if limb.goal is not None else self.current_state(limb)
+
+    def current_state(self, limb: Limb) -> np.ndarray | None:
+        """The measured positions of the chain's joints when all are known, else the last goal
+        (None when neither is): the services' seed when a request gives none."""
         names = limb.chain.joint_names
         if all(name in self.measured for name in names):
             return np.array([self.measured[name] for name in names])
-        return None
+        return limb.goal
 
     def solve(
         self,

@@ -4,8 +4,8 @@ A whole path of targets for one chain, solved with the chain's configured solver
 :func:`ik_solvers.control.path.solve_path` describes: the geometric 7-DoF arm plans its swivel over
 the whole path, other solvers go target by target, each seeded with the previous answer. Request:
 ``chain``; ``targets``, each in any link frame of the model ('' = the chain's base), moved into the
-chain's base with the current joint state; ``seed`` by joint name, as in SolveIK (empty: the chain's
-goal, else the measured state). Answer: one JointState per target, and per target ``met`` and ``continuous``.
+chain's base with the current joint state; ``seed`` by joint name, as in SolveIK (empty: the
+current state). Answer: one JointState per target, and per target ``met`` and ``continuous``.
 Nothing is published. A failure of any kind is ``success = False`` with a message saying what was
 wrong and what is accepted.
 """

@@ -58,8 +58,8 @@ class ServiceHandler:
 
 
 def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np.ndarray | None, str]:
-    """(n,) seed [rad or m] from a JointState by joint name, :meth:`Commander.seed` (the chain's goal, else
-    the measured state) filling the joints it omits (an empty one: that seed, None when nothing is known), clipped into the joint
+    """(n,) seed [rad or m] from a JointState by joint name, the current state filling the joints
+    it omits (an empty one: the current state, None when nothing is known), clipped into the joint
     limits as the solvers clip seeds; and what the answer should say about it ("" when nothing):
     the joints it names that are the model's but not the chain's (ignored), the entries clipped.
 
@@ -68,7 +68,7 @@ def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np
             joint of the model.
     """
     if not seed.name and not seed.position:
-        return commander.seed(limb), ""
+        return commander.current_state(limb), ""
     chain = limb.chain
     if len(seed.name) != len(seed.position) or not np.all(np.isfinite(seed.position)):
         raise MessageError(
@@ -79,7 +79,7 @@ def request_seed(commander: Commander, limb: Limb, seed: JointState) -> tuple[np
     unknown = sorted(set(given) - set(commander.frames.model.joints))
     if unknown:
         raise MessageError(f"seed names unknown joints {unknown}; chain joints: {list(chain.joint_names)}")
-    current = commander.seed(limb)
+    current = commander.current_state(limb)
     if current is None:
         current = chain.rest_configuration()
     q = np.array([given.get(name, current[i]) for i, name in enumerate(chain.joint_names)])

@@ -2,8 +2,8 @@
 
 Every field of the request is honoured: ``chain``; ``target`` in any link frame of the model (''
 = the chain's base); ``pole`` in the target's frame when ``use_pole``; ``solver`` ('' = the chain's
-configured one); ``seed`` by joint name ('' = the chain's goal, else the measured state; joints it omits
-come from it; joints of other chains are ignored, and the answer says so); ``timeout`` [s] (0 = configured; the jacobian solver's time budget); ``publish``
+configured one); ``seed`` by joint name ('' = the current state; joints it omits come from the
+current state; joints of other chains are ignored, and the answer says so); ``timeout`` [s] (0 = configured; the jacobian solver's time budget); ``publish``
 (a successful solution also becomes the chain's goal and is commanded, velocity-limited).
 A failure of any kind is ``success = False`` with a message saying what was wrong and what is
 accepted; names echoed in it are cut short.
