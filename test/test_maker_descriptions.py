@@ -3,6 +3,8 @@ unedited: the quirks of their files that the package must take."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from description_data import NAO, UNITREE_H1_2, WOLFGANG
@@ -12,11 +14,15 @@ from ik_solvers.description import load_description
 from ik_solvers.limbs import find_body
 from ik_solvers.limbs.footprint import sole_geometry
 from ik_solvers.limbs.tree import zero_pose
+from ik_solvers.resources import package_share_path
 from ik_solvers.sim.mujoco_robot import MujocoRobot, ServoConfig
 from ik_solvers.sim.mujoco_urdf import without_missing_meshes
+from ik_solvers.sim.servo_tuning import WEAK_SUPPORT_STIFFNESS
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
+
+WALK_TIME = 8.0  # [s] of walking forward (on default servos the H1-2 fell within it: tilt 80 deg)
 
 
 def test_unnamed_visual_colours_of_unitree_h1_2_do_not_stop_the_parse():
@@ -96,12 +102,54 @@ def _stiffness(robot: MujocoRobot) -> dict[str, float]:
     }
 
 
+def test_weak_support_servos_of_the_unitree_h1_2_are_stiffened_by_default():
+    # Unitree's effort limits are motor torques, small for 67 kg: the ankle roll's 40 N m is 0.064
+    # times the robot's gravity moment m g z_c, below weak_support_effort (0.16), so every joint
+    # between the root and the feet gets 40 m g z_c [N m/rad] (docs/simulation.md)
+    description = without_missing_meshes(load_description(UNITREE_H1_2))
+    soft = _stiffness(MujocoRobot(description, ServoConfig(floating_base=True, weak_support_effort=0.0)))
+    robot = MujocoRobot(description, ServoConfig(floating_base=True))
+    stiff = _stiffness(robot)
+    changed = {name for name in soft if stiff[name] != pytest.approx(soft[name])}
+    joints = ("hip_yaw", "hip_pitch", "hip_roll", "knee", "ankle_pitch", "ankle_roll")
+    assert changed == {f"{side}_{joint}_joint" for side in ("left", "right") for joint in joints}  # not arms
+    mass = float(np.sum(robot.model.body_mass))
+    centre_height = stiff["left_ankle_roll_joint"] / (WEAK_SUPPORT_STIFFNESS * mass * 9.81)  # [m] z_c
+    assert 0.9 < centre_height < 1.0  # the H1-2's CoM over its soles at q = 0
+    assert len({round(stiff[name]) for name in changed}) == 1  # all at the floor
+
+
+def test_unitree_h1_2_walks_on_its_default_servos():
+    # before the weak-support rule its ankles gave way and it fell within its first steps
+    description = without_missing_meshes(load_description(UNITREE_H1_2)).self_contained()
+    walker = OfflineWalker(description, load_walk_config())
+    forward = 0.9 * walker.generator.max_command[0]
+    walker.settle(0.5)
+    walker.run([(0.5, (0.0, 0.0, 0.0)), (WALK_TIME, (forward, 0.0, 0.0)), (1.0, (0.0, 0.0, 0.0))])
+    measured = walker.log.measured()
+    assert not walk_metrics.fell(measured["base"], measured["com"])
+    assert walk_metrics.tilt_degrees(measured["base"]).max() < 5.0
+    assert measured["base"][-1][0] - measured["base"][0][0] > 0.5 * WALK_TIME * forward  # [m]
+
+
+def test_packaged_humanoid_servos_stay_its_effort_limits_over_the_saturation_error():
+    # its legs' effort limits are 0.32 times m g z_c, above weak_support_effort: no floor
+    urdf = package_share_path("urdf", "humanoid.urdf")
+    model = RobotModel.from_urdf_file(urdf)
+    config = ServoConfig(floating_base=True)
+    stiffness = _stiffness(MujocoRobot(Path(urdf).read_text(), config))
+    efforts = {name: model.joints[name].effort for name in stiffness}
+    assert stiffness == {name: pytest.approx(efforts[name] / config.saturation_error) for name in stiffness}
+
+
 def test_support_stiffness_stiffens_only_the_unitree_h1_2s_weak_leg_servos():
     # Unitree's effort limits are motor torques, small for 67 kg: the ankle roll's 40 N m over
     # saturation_error is 3.2 times the robot's gravity moment m g z_c (docs/simulation.md)
     description = without_missing_meshes(load_description(UNITREE_H1_2))
-    soft = _stiffness(MujocoRobot(description, ServoConfig(floating_base=True)))
-    robot = MujocoRobot(description, ServoConfig(floating_base=True, support_stiffness=40.0))
+    soft = _stiffness(MujocoRobot(description, ServoConfig(floating_base=True, weak_support_effort=0.0)))
+    robot = MujocoRobot(
+        description, ServoConfig(floating_base=True, support_stiffness=40.0, weak_support_effort=0.0)
+    )
     stiff = _stiffness(robot)
     changed = {name for name in soft if stiff[name] != pytest.approx(soft[name])}
     joints = ("hip_yaw", "hip_pitch", "hip_roll", "knee", "ankle_pitch", "ankle_roll")

@@ -12,9 +12,10 @@ with their limits; this module adds
   when it is ``saturation_error`` [rad] off target (an effort limit above the robot's weight
   times its size is a placeholder, and that ceiling is used instead:
   :func:`~ik_solvers.sim.servo_tuning.effort_ceiling`), and on the joints that carry the robot
-  standing at least ``support_stiffness`` times its gravity moment ``m g z_c``
-  (:func:`~ik_solvers.sim.servo_tuning.support_stiffness`: real motor torques too small for the
-  weight; 0 by default: off); damping by ``damping_ratio`` (1 =
+  standing at least ``support_stiffness`` times its gravity moment ``m g z_c`` (0 by default:
+  off), and ``weak_support_stiffness`` (40) times it when one of their effort limits is below
+  ``weak_support_effort`` (0.16) times it (:mod:`~ik_solvers.sim.servo_tuning`: real motor
+  torques too small for the weight); damping by ``damping_ratio`` (1 =
   critically damped about the joint's own inertia); force limited to ``effort_scale`` times the
   effort limit. Servo models (``servo_model``: :mod:`ik_solvers.sim.servo_models`): the identified
   stiffness, stall torque, back-EMF and friction, armature and backlash of a real servo. Every
@@ -56,11 +57,14 @@ from ik_solvers.sim.mujoco_urdf import mujoco_urdf
 from ik_solvers.sim.servo_commands import ServoCommands
 from ik_solvers.sim.servo_models import ServoModel, joint_servo_models
 from ik_solvers.sim.servo_tuning import (
+    WEAK_SUPPORT_EFFORT,
+    WEAK_SUPPORT_STIFFNESS,
     effective_inertias,
     effort_ceiling,
     geom_bottoms,
     stabilising_armature,
     support_stiffness,
+    weak_support,
 )
 from ik_solvers.sim.stability import StabilityMonitor, UnstableSimulation
 
@@ -87,6 +91,11 @@ class ServoConfig:
         saturation_error: [rad] position error at which a servo reaches its effort limit.
         support_stiffness: least stiffness of an ideal servo on a joint between the root and the
             feet, over the robot's gravity moment ``m g z_c`` [N m] (0: none).
+        weak_support_effort: when an ideal servo between the root and the feet has an effort
+            limit below this times ``m g z_c`` (a motor too weak for the weight), those servos get
+            at least ``weak_support_stiffness`` times ``m g z_c`` [N m/rad] (0: never;
+            :mod:`ik_solvers.sim.servo_tuning`).
+        weak_support_stiffness: that least stiffness over ``m g z_c`` [1/rad].
         damping_ratio: servo damping relative to critical damping of the joint's own inertia.
         effort_scale: factor on the URDF effort limits [N m] used as actuator force limits.
         floating_base: True: free root with the feet on the floor; False: root fixed in space.
@@ -113,6 +122,23 @@ class ServoConfig:
         0.0,
         "least stiffness of the ideal servos between the root and the feet, over the robot's "
         "gravity moment m g z_c (0: none)",
+        "1/rad",
+        0.0,
+        1000.0,
+    )
+    weak_support_effort: float = _start_up(
+        WEAK_SUPPORT_EFFORT,
+        "an ideal servo between the root and the feet whose effort limit is below this times the "
+        "robot's gravity moment m g z_c makes them all at least weak_support_stiffness m g z_c "
+        "stiff (0: never)",
+        "",
+        0.0,
+        100.0,
+    )
+    weak_support_stiffness: float = _start_up(
+        WEAK_SUPPORT_STIFFNESS,
+        "least stiffness of the servos between the root and the feet of a robot with a weak one, "
+        "over m g z_c",
         "1/rad",
         0.0,
         1000.0,
@@ -195,13 +221,43 @@ def _build(
     bare = spec.copy().compile()  # compiling may fuse static bodies into the spec itself
     bare_data = mujoco.MjData(bare)
     ceiling = effort_ceiling(bare, bare_data)
-    floors = support_stiffness(bare, bare_data, config.support_stiffness)
+    floors = _support_floors(
+        bare, bare_data, config, ceiling, [j for j in servoed if models.get(j.name) is None]
+    )
     for joint in servoed:
         _add_servo(spec, joint, config, models.get(joint.name), (ceiling, floors.get(joint.name, 0.0)))
     mount = imu_mount(robot, lambda link: spec.body(link) is not None)
     add_imu_site(spec, mount, IMU_SITE)
     _set_armature(spec, servoed, config)
     return spec, mount
+
+
+def _support_floors(
+    bare: mujoco.MjModel, data: mujoco.MjData, config: ServoConfig, ceiling: float, ideal: list
+) -> dict[str, float]:
+    """Least stiffness [N m/rad] of the servos between the root and the feet, by joint name:
+    ``config.support_stiffness`` times ``m g z_c``, raised to ``config.weak_support_stiffness``
+    times it when one of the ``ideal`` servos among them has an effort limit (at most ``ceiling``
+    [N m]) below ``config.weak_support_effort`` times it (:func:`weak_support`)."""
+    gravity = support_stiffness(bare, data, 1.0)  # m g z_c [N m] on each support joint
+    efforts = {j.name: _ideal_effort(j, ceiling) for j in ideal if j.name in gravity}
+    ratio = config.support_stiffness
+    if weak_support(efforts, gravity, config.weak_support_effort):
+        ratio = max(ratio, config.weak_support_stiffness)
+    return {name: ratio * moment for name, moment in gravity.items()} if ratio > 0.0 else {}
+
+
+def _ideal_effort(joint, ceiling: float) -> float:
+    """[N m] an ideal servo's effort limit: ``joint``'s URDF one, at most ``ceiling`` (a larger
+    one is a placeholder, see :func:`effort_ceiling`).
+
+    Raises:
+        ValueError: the joint has no effort limit.
+    """
+    effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
+    if not math.isfinite(effort) or effort <= 0.0:
+        raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
+    return min(effort, ceiling)
 
 
 def _set_armature(spec: mujoco.MjSpec, joints: list, config: ServoConfig) -> None:
@@ -243,11 +299,8 @@ def _add_servo(
         joint.frictionloss, joint.armature = model.friction, model.armature
         joint.actfrclimited = False
         return
-    effort = float(joint.actfrcrange[1]) if joint.actfrclimited else math.inf
-    if not math.isfinite(effort) or effort <= 0.0:
-        raise ValueError(f"joint '{joint.name}' has no effort limit in the URDF; a servo needs one")
     ceiling, least_stiffness = bounds
-    effort = min(effort, ceiling)
+    effort = _ideal_effort(joint, ceiling)
     stiffness = max(effort / config.saturation_error, least_stiffness)
     actuator.set_to_position(kp=stiffness, dampratio=config.damping_ratio)
     actuator.forcerange = (-effort * config.effort_scale, effort * config.effort_scale)

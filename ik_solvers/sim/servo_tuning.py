@@ -30,10 +30,23 @@ robot's weight (Unitree's G1: 35 N m ankles for 35 kg; the H1-2: 40 N m ankle ro
 the stiffness ``effort / saturation_error`` of such an ankle is only 3-7 times the robot's gravity
 moment ``m g z_c`` (mass, CoM height over the lowest point), the stance leg gives way and the
 robot falls over the edge of its foot. The joints that carry it standing (those between the root
-and the lowest bodies) can be given at least ``ratio * m g z_c`` (:func:`support_stiffness`):
-with ratio 40 the whole robot's gravity moment bends such a joint by at most 0.025 rad. Ratio 40
-walks the G1 and the H1-2 offline; the ankles alone at 40, or all of them at 20, do not; the
-packaged humanoid's legs have 16 and walk, so the floor is off by default (it would change them).
+and the lowest bodies) can be given at least ``ratio * m g z_c`` (:func:`support_stiffness`).
+
+Which robots need it (:func:`weak_support`): a joint of stiffness ``k`` under the robot's whole
+gravity moment bends by ``m g z_c / k`` and its CoM moves ``z_c`` times that. Where an effort limit
+is below ``WEAK_SUPPORT_EFFORT`` (0.16) times ``m g z_c``, ``k`` at the default 0.02 rad saturation
+error is under 8 ``m g z_c``: a bend of 1/8 rad, the CoM 60-120 mm off for a CoM 0.5-1 m high,
+more than the half width of any sole here (30-45 mm) and than the walk's ZMP margin (0.3 of the
+sole's width), so no open-loop plan and no stabiliser correction (a few cm) keeps it over the
+sole. The robots that walk are well above it: the packaged humanoid 0.32 (16 at 0.02 rad: its CoM
+0.455 m high moves 28 mm), the factory variants 0.34-0.38, Wolfgang 0.39, the maker bot 0.61, the
+OP3 0.99 (the NAO, which cannot stand, 0.19); the G1 is at 0.14, the H1-2 at 0.064. The
+threshold is on the effort limit, not the stiffness, so a softer ``saturation_error`` chosen on
+purpose is not overridden. Such a robot then gets ``WEAK_SUPPORT_STIFFNESS`` (40) ``m g z_c`` on
+every support joint, measured, not derived: 40 walks the G1 and the H1-2 offline (a bend of
+1/40 rad, the CoM 18 and 24 mm off), 10 and 20 do not, nor the ankles alone at 40 (their hips
+give way too). Real position-controlled legs are set the same way, their gains from the load they
+hold rather than from the motor's peak torque.
 """
 
 from __future__ import annotations
@@ -43,6 +56,10 @@ import numpy as np
 
 OMEGA_DT = 0.5  # largest servo natural frequency times timestep [rad]
 SUPPORT_BAND = 0.01  # [m] geometry this close above the lowest point is on the floor standing
+WEAK_SUPPORT_EFFORT = (
+    0.16  # a support joint's effort limit below this times m g z_c: too weak (module docstring)
+)
+WEAK_SUPPORT_STIFFNESS = 40.0  # [1/rad] then every support servo gets at least this times m g z_c
 
 
 def effort_ceiling(model: mujoco.MjModel, data: mujoco.MjData) -> float:
@@ -90,6 +107,13 @@ def support_stiffness(model: mujoco.MjModel, data: mujoco.MjData, ratio: float) 
                 joints[model.joint(joint).name] = floor
             body = int(model.body_parentid[body])
     return joints
+
+
+def weak_support(efforts: dict[str, float], gravity: dict[str, float], ratio: float) -> bool:
+    """Whether a motor carrying the robot is too weak for its weight: some joint's effort limit
+    [N m] in ``efforts`` below ``ratio`` times its ``gravity`` moment ``m g z_c`` [N m] (both by
+    joint name; see :func:`support_stiffness`). Never for ``ratio`` 0."""
+    return any(effort < ratio * gravity[name] for name, effort in efforts.items())
 
 
 def effective_inertias(model: mujoco.MjModel, data: mujoco.MjData, dofs: np.ndarray) -> np.ndarray:

@@ -41,7 +41,8 @@ Two ways to keep time:
 Parameters: the description (``robot_description``: URDF or xacro XML; or ``robot_description_file``;
 ``xacro_arguments``, ``package_path``: :mod:`ik_solvers.node.description_parameters`; default: the
 packaged humanoid; meshes found through ``package://``, ``file://``, relative paths), ``publish_rate``,
-``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``support_stiffness``, ``damping_ratio``,
+``floating_base``, ``base_height`` [m], ``saturation_error`` [rad], ``support_stiffness``, ``weak_support_effort``,
+``weak_support_stiffness``, ``damping_ratio``,
 ``effort_scale``, ``timestep`` [s], ``report_period`` [s], ``odom_frame`` (``odom``),
 ``lock_step`` (false), ``control_period`` [s] (0.01, rounded to whole timesteps),
 ``lock_step_timeout`` [s] (0.2), ``bus_goals`` (""), ``lock_step_pace`` ("": the topic, geometry_msgs/PointStamped,
@@ -122,6 +123,8 @@ NODE_RULES = {
 SERVO_PARAMETERS = (
     "saturation_error",
     "support_stiffness",
+    "weak_support_effort",
+    "weak_support_stiffness",
     "damping_ratio",
     "effort_scale",
     "floating_base",

@@ -46,6 +46,7 @@ def walker(urdf: str, config: WalkConfig, conditions: Conditions = Conditions())
     servo = ServoConfig(
         saturation_error=default.saturation_error / conditions.stiffness,
         support_stiffness=default.support_stiffness * conditions.stiffness,
+        weak_support_stiffness=default.weak_support_stiffness * conditions.stiffness,
     )
     return OfflineWalker(
         urdf, config, servo, conditions.latency, conditions.slope, conditions.incline, conditions.tilt_time
