@@ -6,7 +6,8 @@ random in-limit configurations, a target met when the answer succeeds, is exact 
 1e-5 rad (arms under 6 joints: position only) and in the limits; with ``--walk``, when it can
 stand, the offline loop (``config/walk.yaml``, collision meshes whose files are missing left out):
 1 m at 0.9 of the robot's largest forward command, then 4 s standing, the ideal servos'
-``saturation_error`` [rad] and ``support_stiffness`` [1/rad] as given. The figures of docs/your-robot.md ("Other makers'
+``saturation_error`` [rad] and ``support_stiffness`` [1/rad] as given (motors too weak for the weight get
+``weak_support_stiffness`` anyway: ``ServoConfig``). The figures of docs/your-robot.md ("Other makers'
 humanoids") come from it.
 Run: ``python bench/maker_robots.py FILE... [--count 100] [--walk] [--saturation-error 0.02]
 [--support-stiffness 0]``.
