@@ -39,7 +39,7 @@ error is under 8 ``m g z_c``: a bend of 1/8 rad, the CoM 60-120 mm off for a CoM
 more than the half width of any sole here (30-45 mm) and than the walk's ZMP margin (0.3 of the
 sole's width), so no open-loop plan and no stabiliser correction (a few cm) keeps it over the
 sole. The robots that walk are well above it: the packaged humanoid 0.32 (16 at 0.02 rad: its CoM
-0.455 m high moves 28 mm), the factory variants 0.34-0.38, Wolfgang 0.39, the maker bot 0.61, the
+0.455 m high moves 28 mm), the factory variants 0.32-0.38, Wolfgang 0.39, the maker bot 0.61, the
 OP3 0.99 (the NAO, which cannot stand, 0.19); the G1 is at 0.14, the H1-2 at 0.064. The
 threshold is on the effort limit, not the stiffness, so a softer ``saturation_error`` chosen on
 purpose is not overridden. Such a robot then gets ``WEAK_SUPPORT_STIFFNESS`` (40) ``m g z_c`` on
