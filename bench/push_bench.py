@@ -218,7 +218,7 @@ def arguments() -> argparse.Namespace:
         type=float,
         nargs="+",
         metavar="SIZE",
-        help="with --standing-only or --walking-only: held (H) or fell (F) at each of these Δv [m/s]",
+        help="push columns only: held (H) or fell (F) at each of these Δv [m/s]",
     )
     parser.add_argument("--placed", action="store_true", help="slopes: start on the slope, not tilting to it")
     only = parser.add_mutually_exclusive_group()
