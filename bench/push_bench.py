@@ -21,6 +21,13 @@ fractions of a single support from its middle (one push per trial). The single-i
 above is fragile: a push 0.08 s earlier or later in the swing can fall where the centred one
 did not, and the other way round; the counts say how robust a size is.
 
+With ``--sizes SIZE [SIZE ...]``: per push column (as ``--standing-only`` etc. choose), H (held) or
+F (fell) for each of those sizes, not stopping at the first fall. Standing, the largest push held
+flips between neighbouring sizes (F H F H H) and a push's instant does not change it (the robot
+stands still: pushed after 0.3 / 0.4 / 0.5 / 0.6 / 0.7 s of standing, the five outcomes were
+equal at each size tried), so a change is ranked over a fine grid of sizes, e.g. ``--sizes 0.3
+0.325 0.35 ... 0.6``.
+
 Run: ``python bench/push_bench.py [--urdf FILE] [--quick] [--config FILE] [--placed] [--instants SIZE ...]``
 (a few minutes; ``--quick``: the packaged robot only; ``--config``: another walk parameter file,
 e.g. ``config/walk_fast.yaml``, whose own ``stabilise`` is overridden in both rows). One case
@@ -44,7 +51,15 @@ import numpy as np
 
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
-from ik_solvers.walk.pushes import DIRECTIONS, Conditions, largest_push, survived_instants, walker, walks
+from ik_solvers.walk.pushes import (
+    DIRECTIONS,
+    Conditions,
+    largest_push,
+    survived_instants,
+    survives,
+    walker,
+    walks,
+)
 from ik_solvers.whole_body import WalkConfig
 
 SIZES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7]  # Δv [m/s]
@@ -80,8 +95,22 @@ def robots(urdf: Path | None, quick: bool, names: list[str] | None = None) -> di
     return chosen
 
 
-def pushes(urdf: str, config: WalkConfig, directions: tuple[str, ...], walking: bool) -> str:
-    """The largest push survived [m/s] towards each of ``directions``, walking or standing, "a / b"."""
+def pushes(
+    urdf: str,
+    config: WalkConfig,
+    directions: tuple[str, ...],
+    walking: bool,
+    sizes: list[float] | None = None,
+) -> str:
+    """The largest push survived [m/s] towards each of ``directions``, walking or standing, "a / b";
+    with ``sizes`` [m/s], H (held) or F (fell) for each of them instead, "HHF / HFF"."""
+    if sizes:
+        return " / ".join(
+            "".join(
+                "H" if survives(urdf, config, s * np.array(DIRECTIONS[d]), walking) else "F" for s in sizes
+            )
+            for d in directions
+        )
     return " / ".join(f"{largest_push(urdf, config, d, SIZES, walking=walking):.2f}" for d in directions)
 
 
@@ -159,13 +188,13 @@ def print_pushes(options: argparse.Namespace, config: WalkConfig) -> None:
         if not (options.standing_only if walking else options.walking_only)
     ]
     names = [f"{'walking' if walking else 'standing'}: {' / '.join(ways)}" for walking, ways in parts]
-    print(f"Δv survived [m/s], sizes {SIZES}")
+    print(f"Δv survived [m/s], sizes {options.sizes or SIZES}{' (H held, F fell)' if options.sizes else ''}")
     print("| robot | loop | " + " | ".join(names) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in names) + " |")
     for name, urdf in robots(options.urdf, options.quick, options.robot).items():
         for stabilise in LOOPS[options.loop]:
             looped = replace(config, stabilise=stabilise)
-            cells = [pushes(urdf, looped, ways, walking) for walking, ways in parts]
+            cells = [pushes(urdf, looped, ways, walking, options.sizes) for walking, ways in parts]
             print(f"| {name} | {'closed' if stabilise else 'open'} | " + " | ".join(cells) + " |", flush=True)
 
 
@@ -184,6 +213,13 @@ def arguments() -> argparse.Namespace:
         metavar="SIZE",
         help="walking pushes of these Δv [m/s] at several instants",
     )
+    parser.add_argument(
+        "--sizes",
+        type=float,
+        nargs="+",
+        metavar="SIZE",
+        help="push columns only: held (H) or fell (F) at each of these Δv [m/s]",
+    )
     parser.add_argument("--placed", action="store_true", help="slopes: start on the slope, not tilting to it")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--standing-only", action="store_true", help="standing pushes only")
@@ -200,7 +236,7 @@ def main() -> None:
     if options.instants:
         print_instants(options, config)
         return
-    if options.standing_only or options.walking_only or options.direction:
+    if options.standing_only or options.walking_only or options.direction or options.sizes:
         print_pushes(options, config)
         return
     print(f"Δv survived [m/s], sizes {SIZES}")
