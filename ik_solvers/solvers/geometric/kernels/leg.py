@@ -1,4 +1,4 @@
-"""The biped leg's closed form compiled (numba): one target, and many in one call.
+"""The biped leg's closed form compiled (numba): one target (:mod:`.leg_batch` runs it on many).
 
 The arithmetic of :class:`~ik_solvers.solvers.geometric.leg.LegSolver` (the leg plane, the hip
 angles, the planar two-link in the leg plane; see that module's docstring) and the branch search
@@ -456,16 +456,3 @@ def solve_entries(k, e, seed, seeded, q, work):
     rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
     return solve(k, rotation, (e[3], e[7], e[11]), seed, seeded, q, work)
 
-
-@ieee_borrowing
-def solve_columns(k, columns, seeds, seeded, q, reason, position_error, orientation_error, continuous, work):
-    """:func:`solve` for each target of ``columns`` (16, M) (row-major pose entries per column).
-
-    seeds: (M, N) [rad], a target's seed a row (as the caller has them: no transposed copy), read
-    when ``seeded``. Into q (M, N) and the (M,) result columns.
-    """
-    for m in range(columns.shape[1]):
-        e = columns[:, m]
-        rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
-        found = solve(k, rotation, (e[3], e[7], e[11]), seeds[m if seeded else 0], seeded, q[m], work)
-        reason[m], position_error[m], orientation_error[m], continuous[m] = found
