@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined, inlined
-from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
+from ik_solvers.solvers.geometric.kernels import inputs, leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
 from ik_solvers.solvers.geometric.kernels.leg_hip import (
     hip_angles,
@@ -456,3 +456,20 @@ def solve_entries(k, e, seed, seeded, q, work):
     rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
     return solve(k, rotation, (e[3], e[7], e[11]), seed, seeded, q, work)
 
+
+@ieee_borrowing
+def check_solve(k, e, seed, seeded, lower, upper, clipped, q, work):
+    """One solve's whole compiled part in one call from Python (a dispatch from Python costs more
+    than this check): :func:`.inputs.check` of the 16 row-major entries ``e`` and, when
+    ``seeded``, of ``seed`` (clipped into [lower, upper] into ``clipped``), then where both pass
+    :func:`solve_entries` on the clipped seed into q (N,).
+
+    Returns:
+        (the check's code, then :func:`solve_entries`' reason, position error [m], orientation
+        error [rad] and continuous; where the check fails nothing is solved: 0, NaN, NaN, True).
+    """
+    code = inputs.check(e, seed, seeded, lower, upper, clipped)
+    if code != inputs.VALID:
+        return code, 0, math.nan, math.nan, True
+    reason, position_error, orientation_error, continuous = solve_entries(k, e, clipped, seeded, q, work)
+    return code, reason, position_error, orientation_error, continuous
