@@ -35,16 +35,21 @@ def per_row(call: Callable[[], object], rows: int) -> tuple[float, float]:
     return wall / rows * 1e9, cpu / rows * 1e9
 
 
-def kernel_calls(solver, targets: np.ndarray, seeds: np.ndarray | None) -> dict[str, Callable]:
-    """The batch kernel alone on one thread and on the cores, on the (M, 16) row-major targets
-    (checked and the seeds clipped in the kernel, as ``solve_batch`` runs it)."""
+def kernel_arguments(solver, targets: np.ndarray, seeds: np.ndarray | None) -> tuple:
+    """:func:`.leg_batch.solve_rows`' arguments but the scratch for (M, 4, 4) ``targets`` as
+    (M, 16) rows (checked and the seeds clipped in the kernel, as ``solve_batch`` runs it); its
+    results (q, reason, errors, continuous) are the sixth."""
     count, seeded = len(targets), seeds is not None
     rows = np.ascontiguousarray(targets.reshape(count, 16))
     seeds = np.ascontiguousarray(seeds) if seeded else np.zeros((1, 6))
     out = (np.empty((count, 6)), np.empty(count, np.int64), np.empty(count), np.empty(count))
     out += (np.empty(count, bool),)
-    arguments = (solver._constants, rows, seeds, seeded, solver._row_bounds, out, np.empty_like(seeds))
-    works = leg_batch.workspaces()
+    return (solver._constants, rows, seeds, seeded, solver._row_bounds, out, np.empty_like(seeds))
+
+
+def kernel_calls(solver, targets: np.ndarray, seeds: np.ndarray | None) -> dict[str, Callable]:
+    """The batch kernel alone on one thread and on the cores (:func:`kernel_arguments`)."""
+    arguments, works = kernel_arguments(solver, targets, seeds), leg_batch.workspaces()
     return {
         "kernel, one thread": lambda: leg_batch.solve_rows(*arguments, solver._work),
         "kernel, the cores": lambda: leg_batch.solve_rows_dynamic(*arguments, works),

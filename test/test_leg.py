@@ -182,6 +182,44 @@ def test_nan_target_is_refused_by_solve(left):
         LegSolver(left).solve(target)
 
 
+@pytest.mark.parametrize(
+    "target,seed,reason",
+    [
+        ("bottom row", None, r"bottom row \[0.0, 0.0, 0.5, 1.0\]; expected \[0, 0, 0, 1\]"),
+        ("turned", np.zeros(6), "orthonormal rotation"),
+        ("fk", np.full(6, math.nan), r"expected finite \(6,\) for the joints \['l_hip_joint'"),
+        ("fk", np.zeros(7), r"expected finite \(6,\) for the joints"),
+        ("fk", [0.0, "a", 0.0, 0.0, 0.0, 0.0], "numbers"),
+    ],
+)
+def test_single_solve_checks_the_target_and_seed_in_its_one_compiled_call(left, target, seed, reason):
+    """The leg's single solve checks its input and solves in one compiled call
+    (``kernels.leg.check_solve``): a malformed target or seed is still refused, saying what was
+    wrong and what is accepted, whether the check or the Python layer finds it."""
+    pose = left.fk(np.zeros(6))
+    if target == "bottom row":
+        pose[3, 2] = 0.5
+    elif target == "turned":
+        pose[:3, :3] *= 1.01
+    with pytest.raises(InvalidTargetError, match=reason):
+        LegSolver(left).solve(pose, seed=seed)
+
+
+def test_single_solve_clips_its_seed_as_the_batch_does(left):
+    """A seed beyond the limits, or not a float array, gives the answer of that seed clipped (the
+    batch's row, bit for bit; the batch's message of a success is "" where a single solve's says
+    how it was solved)."""
+    solver = LegSolver(left)
+    targets = left.fk(left.random_configurations(20, np.random.default_rng(4)))
+    seeds = np.where(np.arange(6) % 2, left.upper + 0.5, left.lower - 0.5) * np.ones((20, 1))
+    batch = solver.solve_batch(targets, seeds=np.clip(seeds, left.lower, left.upper))
+    for i, target in enumerate(targets):
+        for seed in (seeds[i], seeds[i].tolist()):
+            result = solver.solve(target, seed=seed)
+            np.testing.assert_array_equal(result.q, batch.q[i])
+            assert (result.success, result.continuous) == (batch.success[i], batch.continuous[i])
+
+
 def test_nan_row_fails_alone_in_a_batch(left):
     targets = left.fk(left.random_configurations(5, np.random.default_rng(8)))
     targets[2, 1, 1] = math.nan

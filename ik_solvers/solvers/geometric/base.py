@@ -106,6 +106,13 @@ class GeometricSolver(ABC):
         float arrays the subclass may keep: (q (n,) array or n floats, reason code, position error
         [m], orientation error [rad], continuous)."""
 
+    def _check_and_solve(self, entries: np.ndarray, seed: np.ndarray, seeded: bool, clipped: np.ndarray):
+        """The compiled check of one target's 16 row-major ``entries`` and, when ``seeded``, of its
+        ``seed`` (clipped into the limits into ``clipped``): (:func:`.kernels.inputs.check`'s code,
+        None). A subclass that needs no pole may solve in the same compiled call and return its
+        :meth:`_solve_one` tuple (unused where the code is not VALID) instead of None."""
+        return inputs.check(entries, seed, seeded, self._chain_lower, self._chain_upper, clipped), None
+
     def _solve_columns(self, columns: np.ndarray, seeds, poles, out) -> None:
         """Solve all rows of (16, N) ``columns`` (checked targets) into ``out`` = (q (n, N), reason,
         errors, errors, continuous), for the default :meth:`_solve_rows`.
@@ -147,18 +154,16 @@ class GeometricSolver(ABC):
         if seeded and not plain_floats(seed, self._seed_shape):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
         clipped = self._clipped_seed if seeded else self._chain_lower
-        code = inputs.check(
-            entries, seed if seeded else clipped, seeded, self._chain_lower, self._chain_upper, clipped
-        )
+        code, found = self._check_and_solve(entries, seed if seeded else clipped, seeded, clipped)
         if code:
             inputs.refuse_target(code, entries)
         if pole is not None:
             pole = check_pole(pole, 1).ravel()
         if code == inputs.BAD_SEED:
             check_seed(self.chain, seed)
-        q, reason, position_error, orientation_error, continuous = self._solve_one(
-            entries, clipped if seeded else None, pole
-        )
+        if found is None:
+            found = self._solve_one(entries, clipped if seeded else None, pole)
+        q, reason, position_error, orientation_error, continuous = found
         message = self._messages[reason] or self._success_message
         if not continuous:
             message += DISCONTINUOUS

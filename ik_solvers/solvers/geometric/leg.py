@@ -211,6 +211,25 @@ class LegSolver(BranchSolver):
         }
         return leg_layout.constants(values)
 
+    def _check_and_solve(self, entries: np.ndarray, seed: np.ndarray, seeded: bool, clipped: np.ndarray):
+        """The input check and the solve in one compiled call (:func:`kernels.leg.check_solve`: one
+        dispatch from Python, not two); refined, the check alone (:meth:`_solve_one` refines)."""
+        if self.refined:
+            return super()._check_and_solve(entries, seed, seeded, clipped)
+        q = np.empty(6)
+        code, reason, position_error, orientation_error, continuous = kernel.check_solve(
+            self._constants,
+            entries,
+            seed,
+            seeded,
+            self._chain_lower,
+            self._chain_upper,
+            clipped,
+            q,
+            self._work,
+        )
+        return code, (q, reason, position_error, orientation_error, continuous)
+
     def _solve_one(self, entries: np.ndarray, seed: np.ndarray | None, pole: np.ndarray | None):
         """One checked target, compiled (:func:`kernels.leg.solve`); see BranchSolver._solve_scalar."""
         q = np.empty(6)

@@ -32,10 +32,9 @@ def _compile_kernels() -> None:
     inputs.columns(np.eye(4).reshape(1, 16), np.empty((16, 1)), np.empty(1, bool))
     k, work, q = np.ones(leg_layout.SIZE), np.empty(leg.WORK), np.zeros(leg.N)
     leg.solve_entries(k, np.eye(4).ravel(), q, False, q, work)
+    leg.check_solve(k, np.eye(4).ravel(), q, False, joints, joints, q, q, work)
     count = 2
     out = (np.empty((count, leg.N)), np.empty(count, np.int64), np.empty(count), np.empty(count))
-    columns = np.repeat(np.eye(4).reshape(16, 1), count, axis=1)
-    leg.solve_columns(k, columns, np.zeros((1, leg.N)), False, *out, np.empty(count, bool), work)
     rows, seeds = np.repeat(np.eye(4).reshape(1, 16), count, axis=0), np.zeros((count, leg.N))
     arguments = (
         k,

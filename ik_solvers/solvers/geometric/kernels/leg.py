@@ -1,4 +1,4 @@
-"""The biped leg's closed form compiled (numba): one target, and many in one call.
+"""The biped leg's closed form compiled (numba): one target (:mod:`.leg_batch` runs it on many).
 
 The arithmetic of :class:`~ik_solvers.solvers.geometric.leg.LegSolver` (the leg plane, the hip
 angles, the planar two-link in the leg plane; see that module's docstring) and the branch search
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined, inlined
-from ik_solvers.solvers.geometric.kernels import leg_gimbal, leg_hip, two_link
+from ik_solvers.solvers.geometric.kernels import inputs, leg_gimbal, leg_hip, two_link
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
 from ik_solvers.solvers.geometric.kernels.leg_hip import (
     hip_angles,
@@ -458,14 +458,18 @@ def solve_entries(k, e, seed, seeded, q, work):
 
 
 @ieee_borrowing
-def solve_columns(k, columns, seeds, seeded, q, reason, position_error, orientation_error, continuous, work):
-    """:func:`solve` for each target of ``columns`` (16, M) (row-major pose entries per column).
+def check_solve(k, e, seed, seeded, lower, upper, clipped, q, work):
+    """One solve's whole compiled part in one call from Python (a dispatch from Python costs more
+    than this check): :func:`.inputs.check` of the 16 row-major entries ``e`` and, when
+    ``seeded``, of ``seed`` (clipped into [lower, upper] into ``clipped``), then where both pass
+    :func:`solve_entries` on the clipped seed into q (N,).
 
-    seeds: (M, N) [rad], a target's seed a row (as the caller has them: no transposed copy), read
-    when ``seeded``. Into q (M, N) and the (M,) result columns.
+    Returns:
+        (the check's code, then :func:`solve_entries`' reason, position error [m], orientation
+        error [rad] and continuous; where the check fails nothing is solved: 0, NaN, NaN, True).
     """
-    for m in range(columns.shape[1]):
-        e = columns[:, m]
-        rotation = ((e[0], e[4], e[8]), (e[1], e[5], e[9]), (e[2], e[6], e[10]))
-        found = solve(k, rotation, (e[3], e[7], e[11]), seeds[m if seeded else 0], seeded, q[m], work)
-        reason[m], position_error[m], orientation_error[m], continuous[m] = found
+    code = inputs.check(e, seed, seeded, lower, upper, clipped)
+    if code != inputs.VALID:
+        return code, 0, math.nan, math.nan, True
+    reason, position_error, orientation_error, continuous = solve_entries(k, e, clipped, seeded, q, work)
+    return code, reason, position_error, orientation_error, continuous
