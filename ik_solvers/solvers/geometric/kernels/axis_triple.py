@@ -198,16 +198,29 @@ def _arc_squared(chord2):
 
 
 @ieee_inlined
+def _surely_out(t, i, x, y, margin):
+    """Joint i's angle at the point (x, y) (its arctangent's) outside its limits by more than
+    ARC_MARGIN for certain: :func:`_arc_side`'s -1, as a select (no branch)."""
+    sa, sb = _crosses(t, i, x, y)
+    below_a, below_b = sa < -margin, sb < -margin
+    return (below_a & below_b) if t[LONG + i] != 0.0 else (below_a | below_b)
+
+
+@ieee_inlined
 def seed_distance_bound(t, e, points):
     """A lower bound [rad²] of the distance from the seed of :func:`seed_branch`'s angles for the
-    entries ``e``, without an arctangent: each angle of both branches as the point (cos, sin) that
-    :func:`first_raw`'s ``atan2`` reads, its chord to the seed's point (``points``, from
-    :func:`seed_points`) turned into a lower bound of the arc (:func:`_arc_squared`; no
-    representative within the limits is nearer than the arc); the smaller branch's sum. On the
-    second branch θ1 and θ3 are turned by π (chord² 4 - c²) and θ2 = 2α - (α + β) is α - β.
-    0 near the alignment (h < BOUND_ALIGNED), where the split takes the seed's first angle.
-    Every term is computed and the cases chosen by selects, without branches, so that
-    :func:`seed_distance_bounds` vectorises."""
+    entries ``e`` where that split is within the limits, without an arctangent: each angle of
+    both branches as the point (cos, sin) that :func:`first_raw`'s ``atan2`` reads, its chord to
+    the seed's point (``points``, from :func:`seed_points`) turned into a lower bound of the arc
+    (:func:`_arc_squared`; no representative within the limits is nearer than the arc); the
+    smaller branch's sum, a branch whose angle is surely outside its limits left out (as
+    :func:`_arc_feasible` decides it; where usable): the split takes the nearer branch, and when
+    that one is within the limits its sum is at least the bound. Infinite when both branches are
+    surely outside: no split there is within the limits. On the second branch θ1 and θ3 are
+    turned by π (chord² 4 - c²) and θ2 = 2α - (α + β) is α - β. 0 near the alignment
+    (h < BOUND_ALIGNED), where the split takes the seed's first angle. Every term is computed and
+    the cases chosen by selects, without branches, so that :func:`seed_distance_bounds`
+    vectorises."""
     g, n1, d1, n3, bb, ab = e
     h = math.sqrt(n1 * n1 + d1 * d1)
     inverse = 1.0 / max(h, ALIGNED)
@@ -228,6 +241,15 @@ def seed_distance_bound(t, e, points):
     lower = (
         _arc_squared(4.0 - first) + _arc_squared(mirrored) + (_arc_squared(4.0 - third) if has_third else 0.0)
     )
+    length = abs(yb) + abs(s3)
+    decided = (t[ARCS_USABLE] != 0.0) & (h > ALIGNED) & (length > TINY_NORM)
+    m1, m0, m2 = ARC_MARGIN * (abs(g) + h), ARC_MARGIN * (abs(c1) + abs(s1)), ARC_MARGIN * length
+    upper_out = _surely_out(t, 1, g, h, m1) | _surely_out(t, 0, c1, s1, m0) | _surely_out(t, 2, yb, s3, m2)
+    lower_out = (
+        _surely_out(t, 1, g, -h, m1) | _surely_out(t, 0, -c1, -s1, m0) | _surely_out(t, 2, -yb, -s3, m2)
+    )
+    upper = math.inf if decided & upper_out else upper
+    lower = math.inf if decided & lower_out else lower
     return min(upper, lower) if h > BOUND_ALIGNED else 0.0
 
 
