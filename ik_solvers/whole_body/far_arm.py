@@ -100,7 +100,9 @@ class FarArm:
         self.support = ""  # the single support it was raised in
         self.lowering_from: float | None = None  # [s] when it began to come down
 
-    def update(self, time: float, support: str, error: np.ndarray, yaw: float, q: np.ndarray) -> dict[str, float]:
+    def update(
+        self, time: float, support: str, error: np.ndarray, yaw: float, q: np.ndarray
+    ) -> dict[str, float]:
         """The shoulder joint → angle [rad] to command at ``time`` [s] (empty: none raised).
 
         Args:
@@ -122,15 +124,16 @@ class FarArm:
         return {shoulder.joint: shoulder.raised + share * (self.rest - shoulder.raised)}
 
     def _maybe_raise(self, support: str, error: np.ndarray, yaw: float, q: np.ndarray) -> None:
-        """Raise the arm opposite ``support`` when the error runs outwards over it beyond the trigger."""
+        """Raise the arm opposite ``support`` when the error runs outwards over it beyond the
+        trigger (again, if it is coming down); not while the other arm is still up."""
         far = "right" if support == "left" else "left"
         outwards = -np.sin(yaw) * error[0] + np.cos(yaw) * error[1]  # towards the heading's left
         if far not in self.shoulders or (outwards if support == "left" else -outwards) <= self.trigger:
             return
-        if self.side != far:  # the rest angle of an arm still coming down is where it was raised from
-            self.rest = float(q[self.shoulders[far].column]) if self.side is None else self.rest
-            self.side = far
-        self.support, self.lowering_from = support, None
+        if self.side is None:
+            self.side, self.rest = far, float(q[self.shoulders[far].column])
+        if self.side == far:
+            self.support, self.lowering_from = support, None
 
     def com_shift(self, q: np.ndarray, command: dict[str, float], yaw: float) -> np.ndarray:
         """(2,) [m] how far the commanded shoulder moves the CoM from where it is with the arm at

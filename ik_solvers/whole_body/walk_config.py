@@ -244,7 +244,9 @@ class WalkConfig:
     arm_trigger: float = _closed(
         0.0, "lateral DCM error outwards over the support sole that raises the far arm (0: never)", 1.0, "m"
     )
-    arm_raise_angle: float = _closed(2.9, "the far arm's shoulder abduction (within its limit)", math.pi, "rad")
+    arm_raise_angle: float = _closed(
+        2.9, "the far arm's shoulder abduction (within its limit)", math.pi, "rad"
+    )
     arm_lower_time: float = _seconds(2.0, "the far arm returns to where it was over this time")
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
