@@ -188,7 +188,8 @@ def test_an_arm_command_moves_that_arm_joint_with_the_next_target(client, model)
     # whole_body/arm_command; ik_node applies it to the arm chain's goal with the next target,
     # the arm's other joints kept where they are measured
     arm = next(limb for limb in find_limbs(model).arms if limb.name == "left_arm").joint_names
-    measured = 0.1 * np.arange(1, len(arm) + 1)
+    limits = np.array([(model.joints[name].lower, model.joints[name].upper) for name in arm])
+    measured = np.clip(0.1 * np.arange(1, len(arm) + 1), limits[:, 0], limits[:, 1])
     client.joint_states.publish(JointState(name=list(arm), position=measured.tolist()))
     publisher = client.node.create_publisher(JointState, "whole_body/arm_command", 10)
     assert wait_for_matching(client.executor, publisher), client.output()
