@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ik_node_harness import IKNodeClient, node_arguments, positions_of
-from ros_helpers import spin_until
+from ros_helpers import spin_until, wait_for_matching
 
 pytest.importorskip("rclpy")
 
 from builtin_interfaces.msg import Time
+from sensor_msgs.msg import JointState
 
 from ik_solvers import RobotModel
+from ik_solvers.limbs.tree import find_limbs
 from ik_solvers.node.messages import pose_to_matrix
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.messages import pose_message
@@ -179,3 +181,35 @@ def test_an_unreachable_com_target_is_answered_with_the_held_legs(client):
     assert np.allclose(positions_of(stamped, ["l_knee", "r_knee"]), held)
     assert len(client.torso_poses) == count  # no stance: no torso pose
     assert "no stance, holding the last command" in client.output()
+
+
+def test_an_arm_command_moves_that_arm_joint_with_the_next_target(client, model):
+    # the walk's stabiliser raises the far arm (whole_body/far_arm.py) through walk_node's
+    # whole_body/arm_command; ik_node applies it to the arm chain's goal with the next target,
+    # the arm's other joints kept where they are measured
+    arm = next(limb for limb in find_limbs(model).arms if limb.name == "left_arm").joint_names
+    limits = np.array([(model.joints[name].lower, model.joints[name].upper) for name in arm])
+    measured = np.clip(0.1 * np.arange(1, len(arm) + 1), limits[:, 0], limits[:, 1])
+    client.joint_states.publish(JointState(name=list(arm), position=measured.tolist()))
+    publisher = client.node.create_publisher(JointState, "whole_body/arm_command", 10)
+    assert wait_for_matching(client.executor, publisher), client.output()
+    client.spin(0.2)
+    publisher.publish(JointState(name=[arm[1]], position=[0.9]))
+    client.spin(0.2)
+    _, commands = _send_and_settle(client, _target(WholeBodyTarget.SUPPORT_DOUBLE))
+    expected = measured.copy()
+    expected[1] = 0.9
+    assert np.array([commands[name] for name in arm]) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("name, value", [("l_knee", 0.1), ("nope", 0.1), ("l_shoulder_roll", float("nan"))])
+def test_an_arm_command_for_a_leg_an_unknown_joint_or_nan_is_refused(client, name, value):
+    publisher = client.node.create_publisher(JointState, "whole_body/arm_command", 10)
+    assert wait_for_matching(client.executor, publisher), client.output()
+    before = int(_leg_values(client)["left_leg"]["refused_inputs"])
+    publisher.publish(JointState(name=[name], position=[value]))
+    client.spin(0.3)
+    after = _leg_values(client)["left_leg"]
+    assert int(after["refused_inputs"]) == before + 1, after
+    assert "arm command refused" in after["last_error"], after
+    assert client.process.poll() is None

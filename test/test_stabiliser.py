@@ -10,8 +10,11 @@ import math
 
 import numpy as np
 import pytest
+from humanoid_factory import ArmDims, HumanoidSpec, humanoid_urdf
 from walking_helpers import robot
 
+from ik_solvers import RobotModel
+from ik_solvers.limbs.tree import find_limbs
 from ik_solvers.parameter_rules import ParameterError
 from ik_solvers.whole_body import StanceSolver, WalkConfig, WalkingPatternGenerator
 from ik_solvers.whole_body.capture_point import (
@@ -22,6 +25,8 @@ from ik_solvers.whole_body.capture_point import (
     landing_offset,
     natural_frequency,
 )
+from ik_solvers.whole_body.center_of_mass import CenterOfMass
+from ik_solvers.whole_body.far_arm import find_shoulders
 from ik_solvers.whole_body.stabiliser import Stabiliser, TiltFilter
 from ik_solvers.whole_body.state_estimate import attitude_matrix, roll_pitch
 
@@ -181,3 +186,68 @@ def test_the_torso_level_tilt_filter_passes_through_at_zero_and_lags_otherwise()
     assert filtered.update(0.0, 0.0) == (0.0, 0.0)  # the first measurement is taken as it is
     assert filtered.update(0.2, -0.4) == pytest.approx((0.1, -0.2))
     assert filtered.update(0.2, -0.4, elapsed=0.03) == pytest.approx((0.1 + 0.75 * 0.1, -0.2 - 0.75 * 0.2))
+
+
+@pytest.mark.parametrize("axes, index", [("yxz", 1), ("xyz", 0), ("zxy", 1)])
+def test_the_far_arm_shoulder_is_the_arm_joint_that_swings_it_sideways(axes, index):
+    model = RobotModel.from_urdf_string(humanoid_urdf(HumanoidSpec(arm=ArmDims(shoulder_axes=axes))))
+    com = CenterOfMass(model)
+    shoulders = find_shoulders(model, com, 2.0)
+    arms = {arm.name: arm for arm in find_limbs(model).arms}
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        joint = model.joints[shoulders[side].joint]
+        assert shoulders[side].joint == arms[f"{side}_arm"].joint_names[index]
+        assert shoulders[side].raised == pytest.approx(np.clip(sign * 2.0, joint.lower, joint.upper))
+        assert abs(shoulders[side].raised) > 1.0  # outwards: the limits allow it
+
+
+@pytest.fixture
+def far_arm_walk():
+    """A stabiliser with the far arm on (``arm_trigger`` 25 mm), walking forward, mid single support."""
+    model = robot("packaged")
+    stance = StanceSolver(model)
+    config = WalkConfig(
+        stabilise=True, timing_com_height=0.455, single_support=0.8, double_support=0.4, arm_trigger=0.025
+    )
+    generator = WalkingPatternGenerator(model, config, stance=stance)
+    stabiliser = Stabiliser(generator, stance)
+    generator.set_command(0.05, 0.0, 0.0)
+    commanded = []
+    while True:
+        tick = generator.step()
+        correction = stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
+        commanded.append(correction.arm)
+        phase = generator.planner.phase_at(tick.time)
+        if phase.step is not None and tick.time > phase.start + 0.1 and tick.time > 3.0:
+            return generator, stance, stabiliser, tick, commanded
+
+
+def test_a_push_towards_the_support_side_raises_the_far_arm_and_a_normal_walk_does_not(far_arm_walk):
+    generator, stance, stabiliser, tick, commanded = far_arm_walk
+    assert not any(commanded)  # 3 s of walking as planned: no arm
+    support = tick.support
+    far = "right" if support == "left" else "left"
+    shoulder = stabiliser.far_arm.shoulders[far]
+    outward = 1.0 if support == "left" else -1.0  # the support sole's outer side
+    for _ in range(5):
+        tick = generator.step()
+        q = _joints(stance, tick)
+        correction = stabiliser.update(tick, tilted(-outward * 0.08, 0.0), np.zeros(3), q)
+    assert correction.dcm_error[1] * outward > 0.02
+    assert correction.arm == {shoulder.joint: shoulder.raised}
+    rest = stabiliser.far_arm.com_shift(q, {shoulder.joint: q[shoulder.column]}, tick.torso_yaw)
+    assert rest == pytest.approx([0.0, 0.0])
+    shift = stabiliser.far_arm.com_shift(q, correction.arm, tick.torso_yaw)
+    assert shift[1] * outward < -0.003  # the CoM target follows the arm away from the push
+    angles = []
+    while generator.planner.phase_at(tick.time).support in (support, "double"):  # held through that step
+        tick = generator.step()
+        angles.append(stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick)).arm[shoulder.joint])
+    assert angles == pytest.approx([shoulder.raised] * len(angles))
+    start = tick.time
+    while tick.time < start + 2.5:  # the next single support: lowered over arm_lower_time (2 s)
+        tick = generator.step()
+        arm = stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick)).arm
+        if tick.time < start + 1.0:
+            assert abs(arm[shoulder.joint]) < abs(shoulder.raised) and abs(arm[shoulder.joint]) > 0.4
+    assert arm == {}  # down at its rest angle (0) and released

@@ -18,9 +18,13 @@ from ros_helpers import spin_until, wait_for_matching
 
 pytest.importorskip("rclpy")
 
+from geometry_msgs.msg import Twist
 from sensor_msgs.msg import Imu, JointState
 
+from ik_solvers import RobotModel
 from ik_solvers.resources import package_share_path
+from ik_solvers.whole_body import StanceSolver
+from ik_solvers.whole_body.far_arm import find_shoulders
 from ik_solvers_interfaces.msg import WholeBodyTarget
 
 ROLL = 0.1  # [rad], the torso tipping to its right (z axis towards −y)
@@ -85,3 +89,28 @@ def test_without_sensors_the_plan_goes_out_and_the_node_says_why(walk, executor,
     assert all(abs(t.torso_orientation.x) < 1e-9 for t in targets[start:])
     assert spin_until(executor, lambda: "stabiliser idle" in processes.output(process), timeout=5.0)
     assert "no IMU message yet" in processes.output(process)
+
+
+def test_walking_tipped_over_the_support_sole_walk_node_raises_the_far_arm(walk, executor, make_node):
+    # the IMU rolled to the right throughout: in right single support the DCM error runs outwards
+    # over the support sole, and walk_node commands the left arm's abduction (found from the limb
+    # tree) on whole_body/arm_command for ik_node; in left single support it runs inwards: no arm
+    _, _, imu, joints = walk
+    node = make_node("walk_node_arm_test")
+    arms: list[JointState] = []
+    node.create_subscription(JointState, "whole_body/arm_command", arms.append, 100)
+    commands = node.create_publisher(Twist, "cmd_vel", 10)
+    forward = Twist()
+    forward.linear.x = 0.05
+
+    def raised() -> bool:
+        commands.publish(forward)
+        imu.publish(_imu())
+        joints.publish(JointState(name=["l_knee", "r_knee"], position=[0.0, 0.0]))
+        return bool(arms)
+
+    assert spin_until(executor, raised, timeout=20.0)
+    stance = StanceSolver(RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")))
+    left = find_shoulders(stance.model, stance.com, 2.9)["left"]
+    assert list(arms[0].name) == [left.joint]
+    assert arms[0].position[0] == pytest.approx(left.raised)

@@ -70,9 +70,19 @@ def test_a_push_towards_the_support_side_is_held_with_the_zmp_inset():
     # support sole's outer edge; with the ZMP reference 0.2 of the sole's width inside each sole's
     # centre (walk.zmp_inset_ratio, off in config/walk.yaml: docs/walking.md) it has that much more
     # room and the robot walks on
+    push, armless = np.array([0.0, 0.2]), replace(CLOSED, arm_trigger=0.0)  # the inset alone
+    assert not survives(URDF, armless, push)
+    assert survives(URDF, replace(armless, zmp_inset_ratio=0.2), push)
+
+
+def test_a_push_towards_the_support_side_is_held_with_the_far_arm():
+    # 0.2 m/s to the left a quarter of a single support after its middle (left sole standing):
+    # the DCM runs past the support sole's outer edge; the right arm raised (walk.arm_trigger,
+    # whole_body/far_arm.py), held to the next single support and lowered over 2 s, takes the CoM
+    # and the body's roll back and the robot walks on; without it, it rolls over the left sole
     push = np.array([0.0, 0.2])
-    assert not survives(URDF, CLOSED, push)
-    assert survives(URDF, replace(CLOSED, zmp_inset_ratio=0.2), push)
+    assert survives(URDF, CLOSED, push, instant=0.25)
+    assert not survives(URDF, replace(CLOSED, arm_trigger=0.0), push, instant=0.25)
 
 
 def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch):

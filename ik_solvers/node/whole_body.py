@@ -21,6 +21,13 @@ crossed are refused, a CoM target outside both soles' footprints is warned of
 (:mod:`ik_solvers.node.whole_body_checks`). Refusals and stance solves are counted in both legs'
 diagnostics (``refused_inputs``, ``solves``, ``failures``, ``last_error``).
 
+A walking controller's stabiliser may also command arm joints (the far arm raised against a push,
+:mod:`ik_solvers.whole_body.far_arm`) on ``whole_body/arm_command`` (sensor_msgs/JointState, by
+name): the latest such command is applied once, with the next whole-body target solved, to the
+goals of the arm chains that hold those joints (their other joints kept at their goal), and counted
+in the stance's CoM as every arm position is. Joints of no chain, of the legs, or not finite are
+refused by name; positions are clipped to the joints' limits.
+
 Parameter ``whole_body.servo_model`` (string, default ``ideal``; read at start-up): the legs'
 servos, as sim_node's ``servo_model`` names them (a model, or a YAML file of them per joint:
 :mod:`ik_solvers.sim.servo_models`). For real servos the leg commands carry each servo's expected
@@ -38,8 +45,10 @@ from collections.abc import Callable
 import numpy as np
 from geometry_msgs.msg import PoseStamped
 from rclpy.node import Node
+from sensor_msgs.msg import JointState
 
 from ik_solvers.control.commander import Commander, Limb, RequestError
+from ik_solvers.control.statistics import shortened
 from ik_solvers.limbs import Body
 from ik_solvers.node import messages
 from ik_solvers.node.messages import MessageError
@@ -91,6 +100,8 @@ class WholeBodyInterface:
             node.get_logger().info(f"whole-body interface off: {problem}")
             return
         self.torso_publisher = node.create_publisher(PoseStamped, "whole_body/torso_pose", 10)
+        self.arm_command: dict[str, float] = {}  # joint → [rad], applied with the next target
+        node.create_subscription(JointState, "whole_body/arm_command", self.on_arm_command, 1)
         node.create_subscription(WholeBodyTarget, "whole_body/target", self.on_target, 1)
         self.clock = node.get_clock()
 
@@ -152,9 +163,46 @@ class WholeBodyInterface:
             return
         legs = result.q if self.compensation is None else result.q + self._deflections(request, result, stamp)
         half = len(legs) // 2
-        goals = [(self.legs[0], legs[:half]), (self.legs[1], legs[half:])]
+        goals = [(self.legs[0], legs[:half]), (self.legs[1], legs[half:]), *self._arm_goals()]
         self.accept(goals, stamp)
         self.torso_publisher.publish(self._torso_pose(result.torso_pose, stamp))
+
+    def on_arm_command(self, message: JointState) -> None:
+        """Keep ``message``'s arm joint positions for the next target; refuse it whole when a
+        name is no arm chain's joint or a position is not finite."""
+        arms = {name for limb in self._arms() for name in limb.chain.joint_names}
+        try:
+            positions, unknown, non_finite = messages.joint_positions(message, arms)
+        except MessageError as error:
+            self._count_refusal(f"arm command refused: {error}")
+            return
+        if unknown or non_finite:
+            names = [shortened(n, 40) for n in message.name if n not in positions][:5]
+            self._count_refusal(
+                f"arm command refused: {names} are not finite positions of the arm chains' joints "
+                f"({', '.join(sorted(arms)) or 'none'})"
+            )
+            return
+        self.arm_command = positions
+
+    def _arms(self) -> list[Limb]:
+        """The node's chains that share no joint with the legs."""
+        legs = set(self.solver.joint_names)
+        return [m for m in self.commander.limbs.values() if legs.isdisjoint(m.chain.joint_names)]
+
+    def _arm_goals(self) -> list[tuple[Limb, np.ndarray]]:
+        """The arm command's goals, consumed: each chain's goal (else its measured state) with the
+        commanded joints replaced, clipped to their limits; chains of neither are left as they are."""
+        goals = []
+        for limb in self._arms():
+            names = limb.chain.joint_names
+            base = self.commander.seed(limb)
+            if base is None or not any(name in self.arm_command for name in names):
+                continue
+            goal = np.array([self.arm_command.get(n, v) for n, v in zip(names, base)])
+            goals.append((limb, np.clip(goal, limb.chain.lower, limb.chain.upper)))
+        self.arm_command = {}
+        return goals
 
     def _hold(self, stamp) -> None:
         """Answer the target's period with the legs' last goals (once they have one): a

@@ -3,7 +3,7 @@
 What ``walk_node`` → ``ik_node`` → ``sim_node`` do over DDS, done in a plain loop at the
 generator's period: for tests of the physics, the walking benchmark and quick experiments. The
 servo targets are the stance solve's leg joints (no velocity shaping: the generator's motion is
-smooth); the arms hold their positions. With ``WalkConfig.stabilise`` the targets are corrected
+smooth); the arms hold their positions, but for the stabiliser's far arm. With ``WalkConfig.stabilise`` the targets are corrected
 by :class:`~ik_solvers.whole_body.stabiliser.Stabiliser` from the simulated IMU (the torso's
 orientation and gyro sensors) and the joint positions only, as on a real robot. :meth:`OfflineWalker.push`
 schedules a push on the torso (a horizontal force for a short time); ``latency`` delays the servo
@@ -104,7 +104,11 @@ class OfflineWalker:
             tick.torso_height,
             tick.torso_rotation if correction is None else correction.torso_rotation,
             com_target=tick.com if correction is None else correction.com,
+            joints=None if correction is None else correction.arm,
         )
+        if correction is not None:
+            for name, value in correction.arm.items():  # the far arm (stabiliser step 4)
+                self.targets[self._index[name]] = value
         if result.success:
             for name, value in result.positions.items():
                 self.targets[self._index[name]] = value

@@ -7,7 +7,11 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
 - ``whole_body/target`` (ik_solvers_interfaces/msg/WholeBodyTarget, in ``world_frame``): both
   soles, the support, the CoM target, the torso's yaw and height — what ik_node's whole-body
   interface solves,
-- ``~/zmp`` (geometry_msgs/PointStamped): the planned ZMP (the reference the CoM follows).
+- ``~/zmp`` (geometry_msgs/PointStamped): the planned ZMP (the reference the CoM follows),
+- ``whole_body/arm_command`` (sensor_msgs/JointState), only while the stabiliser commands an arm
+  joint (the far arm raised against a push towards the support side, ``walk.arm_trigger``,
+  :mod:`ik_solvers.whole_body.far_arm`): published just before the target, which ik_node applies
+  it with.
 
 Falls (``fall.enabled``, :mod:`ik_solvers.walk.fall_guard`): it watches ``imu_topic`` (sensor_msgs/Imu);
 on a fall it stops the walk, commands a protective crouch, turns the servos off through
@@ -60,6 +64,7 @@ from ik_solvers.model import RobotModel
 from ik_solvers.node.clock import node_seconds
 from ik_solvers.node.description_parameters import declare_robot_description
 from ik_solvers.node.executable import run_node
+from ik_solvers.node.messages import joint_state
 from ik_solvers.node.node_parameters import NodeParameters
 from ik_solvers.parameter_rules import Rule
 from ik_solvers.walk.balance_inputs import BalanceInputs
@@ -164,6 +169,7 @@ class WalkNode(Node):
         self.latest_tick = None  # the generator's latest tick (published)
         self.target_publisher = self.create_publisher(WholeBodyTarget, "whole_body/target", 10)
         self.zmp_publisher = self.create_publisher(PointStamped, "~/zmp", 10)
+        self.arm_publisher = self.create_publisher(JointState, "whole_body/arm_command", 10)
         self.create_subscription(Twist, "cmd_vel", self.on_cmd_vel, 10)
         self.protective_tick = None  # after a fall: the crouch commanded every period
         self.fall_guard = None
@@ -235,6 +241,8 @@ class WalkNode(Node):
         """The whole-body target (corrected by the stabiliser's ``correction``, when given) and the
         planned ZMP of ``tick``, stamped now."""
         stamp = self.get_clock().now().to_msg()
+        if correction is not None and correction.arm:  # first: ik_node applies it with the target
+            self.arm_publisher.publish(joint_state(correction.arm, correction.arm.values(), stamp))
         self.target_publisher.publish(whole_body_target(tick, self.world_frame, stamp, correction))
         self.zmp_publisher.publish(point_stamped(tick.zmp_reference, self.world_frame, stamp))
 

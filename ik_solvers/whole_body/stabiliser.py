@@ -22,7 +22,11 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
    support's while the DCM error runs towards it) lands at once where it is
    (:meth:`~ik_solvers.whole_body.footsteps.FootstepPlanner.land_now`): a swing driven on into
    the floor lifted the support sole and threw the robot back over it.
-4. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
+4. **The far arm**: a push towards the support side that drives the DCM error beyond
+   ``arm_trigger`` outwards over the support sole raises the arm on the other side, held and
+   lowered slowly (:mod:`ik_solvers.whole_body.far_arm`); the CoM target moves by the arm's own
+   shift of the CoM, so that a stance solve that counts the raised arm does not undo it.
+5. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
    other way (the ankles and hips bring the torso back upright), low-pass filtered first with
    ``torso_level_filter`` > 0 (:class:`TiltFilter`): the lean it corrects is slow, and through a
    servo bus (30 ms of loop delay, positions in 4096 ticks) the unfiltered feedback rocked the
@@ -39,7 +43,7 @@ No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -52,6 +56,7 @@ from ik_solvers.whole_body.capture_point import (
     natural_frequency,
 )
 from ik_solvers.whole_body.capture_step import CaptureStepper
+from ik_solvers.whole_body.far_arm import FarArm
 from ik_solvers.whole_body.floor_slope import FloorSlope
 from ik_solvers.whole_body.landing_bounds import bounded_offset, recovery_landing
 from ik_solvers.whole_body.stance import StanceSolver
@@ -95,6 +100,7 @@ class Correction:
             (the ZMP's largest shift towards it inside the shrunk polygon) [m].
         landing_moved: (2,) how far the swing's landing is from its plan [m] (zero when standing
             or in double support).
+        arm: arm joint → position [rad] to command (the far arm; empty: the arms as they are).
     """
 
     com: np.ndarray
@@ -103,6 +109,7 @@ class Correction:
     dcm_error: np.ndarray
     absorbed: np.ndarray
     landing_moved: np.ndarray
+    arm: dict[str, float] = field(default_factory=dict)
 
 
 class Stabiliser:
@@ -147,6 +154,9 @@ class Stabiliser:
             generator, self.omega, self.margin, reach, geometry.foot_separation, self.estimator
         )
         self.tilt = TiltFilter(self.config.torso_level_filter, self.config.dt)
+        self.far_arm = FarArm(
+            stance.com, self.config.arm_trigger, self.config.arm_raise_angle, self.config.arm_lower_time
+        )
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
         self._support: tuple[tuple, tuple] = (
             (),
@@ -194,10 +204,12 @@ class Stabiliser:
             com = self.capture.limit(tick, estimate, com)
         else:
             com, moved = followed, np.zeros(2)
+        arm = self.far_arm.update(tick.time, tick.support, error, tick.torso_yaw, q)
+        com = com + self.far_arm.com_shift(q, arm, tick.torso_yaw)
         roll, pitch = self.tilt.update(estimate.roll, estimate.pitch, elapsed)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * roll, -level * pitch, tick.torso_yaw)
-        return Correction(com, rotation, estimate, error, absorbed, moved)
+        return Correction(com, rotation, estimate, error, absorbed, moved, arm)
 
     def _tip_lean(
         self, estimate: BaseEstimate, sole_in_torso: np.ndarray, sole: np.ndarray, yaw: float

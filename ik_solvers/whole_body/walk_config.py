@@ -128,6 +128,13 @@ class WalkConfig:
             towards the support side must cross (docs/walking.md, "Support-side pushes: the ZMP
             reference inset": it holds more there but loses elsewhere, hence off); 0: the
             footprint's centre.
+        arm_trigger: [m] in single support, a lateral DCM error beyond this outwards over the
+            support sole raises the arm on the other side (:mod:`ik_solvers.whole_body.far_arm`;
+            the unpushed walk's error stays within ±14 mm on the packaged robot and the factory
+            variants); 0: the arms are never commanded.
+        arm_raise_angle: [rad] how far that arm's shoulder abducts (within its joint limit).
+        arm_lower_time: [s] once the next single support begins, the arm returns to where it was
+            over this time (lowered at once, it threw the body back towards the push).
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -234,6 +241,13 @@ class WalkConfig:
     zmp_inset_ratio: float = _closed(
         0.0, "the ZMP reference on a sole this far inside its centre, towards the other / sole width", 0.5
     )
+    arm_trigger: float = _closed(
+        0.0, "lateral DCM error outwards over the support sole that raises the far arm (0: never)", 1.0, "m"
+    )
+    arm_raise_angle: float = _closed(
+        2.9, "the far arm's shoulder abduction (within its limit)", math.pi, "rad"
+    )
+    arm_lower_time: float = _seconds(2.0, "the far arm returns to where it was over this time")
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
     )

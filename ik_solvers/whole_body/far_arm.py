@@ -1,0 +1,150 @@
+"""The far arm: raised sideways when a push drives the DCM out over the support sole's outer edge.
+
+A push towards the support side in single support (the DCM error beyond ``arm_trigger`` outwards
+over the support sole) asks the ankle for more than the sole's half width; the swinging foot is on
+the wrong side to step under it. The arm on the other side (the swing side) is then abducted to
+``arm_raise_angle`` (within its joint limit): its mass moves away from the push (the CoM with it)
+and the abduction's reaction rolls the body back, the angular momentum strategy of J. Pratt,
+J. Carff, S. Drakunov, A. Goswami, "Capture point: a step toward humanoid push recovery"
+(Humanoids 2006). The arm is held until the next single support begins, then lowered to where it
+was over ``arm_lower_time`` (lowered at once it threw the body back towards the fall:
+docs/walking.md, "Support-side pushes: the two-step, the estimator's delay, the far arm").
+
+The shoulder joint is found from the limb tree (:func:`ik_solvers.limbs.tree.find_limbs`), never
+by name: of an arm's first three joints, the one whose axis at q = 0 lies most along the root's x
+(forward), turned the way that moves the hand away from the middle plane. A robot without arms,
+or whose arm no such joint moves outwards, has no far arm (:attr:`FarArm.shoulders` lacks it).
+
+No ROS. Units: m, s, rad; world frame z up; the root frame REP-103 (x forward, y left).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ik_solvers.limbs.tree import find_limbs, zero_pose
+from ik_solvers.model import RobotModel
+from ik_solvers.whole_body.center_of_mass import CenterOfMass
+
+SHOULDER_JOINTS = 3  # an arm's shoulder: its first joints
+SIDEWAYS = 0.5  # |axis · x| at least this: a joint that swings the arm sideways
+OUTWARDS = 1e-3  # [m/rad] a hand moving less sideways than this per radian: no abduction
+
+
+@dataclass(frozen=True)
+class Shoulder:
+    """The abduction joint of one arm.
+
+    Attributes:
+        joint: its name; column: its index in ``q`` (:attr:`CenterOfMass.joint_names`).
+        raised: [rad] the angle ``arm_raise_angle`` outwards, within the joint's limits.
+    """
+
+    joint: str
+    column: int
+    raised: float
+
+
+def find_shoulders(model: RobotModel, com: CenterOfMass, angle: float) -> dict[str, Shoulder]:
+    """Side ("left", "right") → the arm's :class:`Shoulder` raised by ``angle`` [rad]; sides
+    without an arm, or whose shoulder swings no joint sideways, are absent."""
+    found = {}
+    for arm in find_limbs(model).arms:
+        side = arm.name.split("_")[0]
+        shoulder = _abduction(model, arm.joint_names[:SHOULDER_JOINTS], arm.end_link, side)
+        if shoulder is not None:
+            name, sign = shoulder
+            joint = model.joints[name]
+            raised = float(np.clip(sign * angle, joint.lower, joint.upper))
+            found[side] = Shoulder(name, com.index(name), raised)
+    return found
+
+
+def _abduction(model: RobotModel, joints: tuple[str, ...], hand: str, side: str) -> tuple[str, float] | None:
+    """(joint, +1 or -1: the angle's sign that moves ``hand`` outwards) of the joint among
+    ``joints`` whose axis lies most along the root's x, at q = 0; None when none is sideways."""
+    hand_at = zero_pose(model, hand)[:3, 3]
+    best, along = None, SIDEWAYS
+    for name in joints:
+        frame = zero_pose(model, model.joints[name].child)
+        axis = frame[:3, :3] @ model.joints[name].axis
+        if abs(axis[0]) >= along:
+            best, along = (name, np.cross(axis, hand_at - frame[:3, 3])), abs(axis[0])
+    if best is None:
+        return None
+    outwards = best[1][1] * (1.0 if side == "left" else -1.0)  # [m/rad] the hand's sideways motion
+    if abs(outwards) < OUTWARDS:
+        return None
+    return best[0], float(np.sign(outwards))
+
+
+class FarArm:
+    """When to raise which arm, and the shoulder angle commanded meanwhile (module docstring).
+
+    Args:
+        com: the CoM model (``q``'s order, the arm's mass in the CoM shift).
+        trigger: [m] the lateral DCM error outwards over the support sole that raises the far
+            arm (0: never).
+        angle: [rad] how far the shoulder abducts (within its limits).
+        lower_time: [s] the arm returns to where it was over this time, once the next single
+            support has begun.
+    """
+
+    def __init__(self, com: CenterOfMass, trigger: float, angle: float, lower_time: float) -> None:
+        self.com, self.trigger, self.lower_time = com, trigger, lower_time
+        self.shoulders = find_shoulders(com.model, com, angle) if trigger > 0.0 else {}
+        self.side: str | None = None  # the raised arm's side
+        self.rest = 0.0  # [rad] the raised shoulder's angle before it was raised
+        self.support = ""  # the single support it was raised in
+        self.lowering_from: float | None = None  # [s] when it began to come down
+
+    def update(
+        self, time: float, support: str, error: np.ndarray, yaw: float, q: np.ndarray
+    ) -> dict[str, float]:
+        """The shoulder joint → angle [rad] to command at ``time`` [s] (empty: none raised).
+
+        Args:
+            support: "left", "right" or "double" (the plan's); error: (2,) the DCM error [m] in
+                the world; yaw: [rad] the heading; q: (n,) the measured joints [rad].
+        """
+        if support in ("left", "right"):
+            self._maybe_raise(support, error, yaw, q)
+        if self.side is None:
+            return {}
+        shoulder = self.shoulders[self.side]
+        if self.lowering_from is None and support in ("left", "right") and support != self.support:
+            self.lowering_from = time
+        if self.lowering_from is None:
+            return {shoulder.joint: shoulder.raised}
+        share = min((time - self.lowering_from) / self.lower_time, 1.0)
+        if share >= 1.0:
+            self.side = None
+        return {shoulder.joint: shoulder.raised + share * (self.rest - shoulder.raised)}
+
+    def _maybe_raise(self, support: str, error: np.ndarray, yaw: float, q: np.ndarray) -> None:
+        """Raise the arm opposite ``support`` when the error runs outwards over it beyond the
+        trigger (again, if it is coming down); not while the other arm is still up."""
+        far = "right" if support == "left" else "left"
+        outwards = -np.sin(yaw) * error[0] + np.cos(yaw) * error[1]  # towards the heading's left
+        if far not in self.shoulders or (outwards if support == "left" else -outwards) <= self.trigger:
+            return
+        if self.side is None:
+            self.side, self.rest = far, float(q[self.shoulders[far].column])
+        if self.side == far:
+            self.support, self.lowering_from = support, None
+
+    def com_shift(self, q: np.ndarray, command: dict[str, float], yaw: float) -> np.ndarray:
+        """(2,) [m] how far the commanded shoulder moves the CoM from where it is with the arm at
+        rest (the other joints as measured in ``q``), in the world (the torso taken level at
+        heading ``yaw``): added to the CoM target, so that a stance solve counting the raised
+        arm's mass does not move the body back under it."""
+        if not command:
+            return np.zeros(2)
+        raised, rest = q.copy(), q.copy()
+        for name, angle in command.items():
+            raised[self.com.index(name)], rest[self.com.index(name)] = angle, self.rest
+        local = self.com.position(raised) - self.com.position(rest)
+        c, s = np.cos(yaw), np.sin(yaw)
+        return np.array([c * local[0] - s * local[1], s * local[0] + c * local[1]])
