@@ -2,7 +2,9 @@
 
 The robot stands (closed loop, ``walk.stabilise`` on), is pushed on the torso for
 ``PUSH_TIME`` by a force of the size that changes its velocity by ``--size`` [m/s] (as
-``bench/push_bench.py --standing-only``), and stands on. Printed: whether it fell, every swing
+``bench/push_bench.py --standing-only``), and stands on; with ``--walking`` it walks, is pushed
+in the middle of a single support and walks on, as ``push_bench.py``'s walking pushes (the
+first 1.5 s after the push printed). Printed: whether it fell, every swing
 the plan made (the capture steps), then every ``--every`` seconds from the push on: the plan's
 support (0 double, 1 left, 2 right), the DCM ξ = c + ċ/ω by MuJoCo's truth and by the
 stabiliser's estimate, the CoM likewise and its target, and each sole's measured position and
@@ -13,7 +15,7 @@ where the plan put it (``state_estimate.py`` assumes a sole never slides): a dia
 says whether a sliding sole's estimate error is what makes a push fall.
 
 Run: ``python bench/standing_trace.py --robot packaged --direction fwd --size 0.45 [--config
-FILE] [--true-anchor] [--every 0.05]``. Findings in docs/walking.md.
+FILE] [--true-anchor] [--walking] [--every 0.05]``. Findings in docs/walking.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,18 @@ from push_bench import SHORT, robots
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
-from ik_solvers.walk.pushes import DIRECTIONS, PUSH_TIME, STAND_AFTER, STAND_BEFORE, walker
+from ik_solvers.walk.pushes import (
+    DIRECTIONS,
+    PUSH_TIME,
+    STAND_AFTER,
+    STAND_BEFORE,
+    STOP,
+    WALK_AFTER,
+    WALK_BEFORE,
+    WALK_SPEED,
+    push_time,
+    walker,
+)
 from ik_solvers.walk.walk_log import base_matrix
 
 
@@ -47,13 +60,18 @@ def anchor_on_truth(robot: OfflineWalker) -> None:
     estimator.update = update
 
 
-def trace(robot: OfflineWalker, push: np.ndarray, every: float) -> None:
-    """Stand, push by ``push`` (2,) [m/s], stand on; print the trace (module docstring)."""
+def trace(robot: OfflineWalker, push: np.ndarray, every: float, walking: bool = False) -> None:
+    """Stand (or walk as ``push_bench``'s walking pushes do), push by ``push`` (2,) [m/s], go on;
+    print the trace (module docstring)."""
     robot.settle(0.3)
-    robot.run([(STAND_BEFORE, (0.0, 0.0, 0.0))])
+    command = (WALK_SPEED * robot.generator.max_command[0] if walking else 0.0, 0.0, 0.0)
+    robot.run([(WALK_BEFORE if walking else STAND_BEFORE, command)])
+    if walking:
+        robot.run([(push_time(robot) - robot.generator.time, command)])
     pushed = robot.generator.time
-    robot.push(push, robot.robot.time, PUSH_TIME)
-    robot.run([(STAND_AFTER, (0.0, 0.0, 0.0))])
+    started = robot.robot.time
+    robot.push(push, started, PUSH_TIME)
+    robot.run([(WALK_AFTER, command), (STOP, (0.0, 0.0, 0.0))] if walking else [(STAND_AFTER, command)])
     measured = robot.log.measured()
     print(f"fell: {walk_metrics.fell(measured['base'], measured['com'])}")
     for step in robot.generator.planner.footsteps():
@@ -61,13 +79,13 @@ def trace(robot: OfflineWalker, push: np.ndarray, every: float) -> None:
         print(
             f"swing {step.side}: {start} -> {end}, lifts {step.lift - pushed:.2f} s, lands {step.land - pushed:.2f} s"
         )
-    times = measured["times"] - measured["times"][0] - STAND_BEFORE
+    times = measured["times"] - started
     velocity = np.gradient(measured["com"][:, :2], measured["times"], axis=0)
     corrections = robot.corrections[len(robot.corrections) - len(times) :]
     omega = robot.stabiliser.omega
     stride = max(round(every / robot.generator.config.dt), 1)
     for i in range(0, len(times), stride):
-        if times[i] < -0.05:
+        if times[i] < -0.05 or (walking and times[i] > 1.5):
             continue
         estimate = corrections[i].estimate
         true_dcm = measured["com"][i, :2] + velocity[i] / omega
@@ -99,6 +117,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--size", type=float, default=0.45, help="the push's Δv [m/s]")
     parser.add_argument("--config", type=Path, help="walk parameter file (default config/walk.yaml)")
     parser.add_argument("--true-anchor", action="store_true", help="the estimate stands on the true sole")
+    parser.add_argument(
+        "--walking", action="store_true", help="pushed walking, as push_bench's walking pushes"
+    )
     parser.add_argument("--every", type=float, default=0.05, help="[s] between printed samples")
     return parser.parse_args()
 
@@ -109,7 +130,9 @@ def main() -> None:
     robot = walker(robots(None, False, [options.robot])[options.robot], config)
     if options.true_anchor:
         anchor_on_truth(robot)
-    trace(robot, options.size * np.array(DIRECTIONS[SHORT[options.direction]]), options.every)
+    trace(
+        robot, options.size * np.array(DIRECTIONS[SHORT[options.direction]]), options.every, options.walking
+    )
 
 
 if __name__ == "__main__":

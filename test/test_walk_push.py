@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("mujoco")
 
+from walking_robots import variant_urdf
+
 from ik_solvers.resources import package_share_path
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
@@ -105,3 +107,13 @@ def test_a_push_forward_lands_the_swinging_toe_as_it_meets_the_floor():
     push = np.array([0.35, 0.0])
     assert survives(URDF, CLOSED, push)
     assert not survives(URDF, replace(CLOSED, touch_height_ratio=0.25), push)
+
+
+def test_a_forward_push_lands_the_toe_early_on_wider_hips_too():
+    # 0.3 m/s forward at mid single support on the factory variant with hips 0.19 m apart (the
+    # packaged robot's soles stand 0.16 m apart): the swinging toe meets the floor as on the
+    # packaged robot, but the DCM error's share towards that sole's mid-swing place (mostly
+    # sideways of the CoM) stayed below 0.2 of the wider stance, so the swing was driven on into
+    # the floor and the robot rolled over; a sagittal error is now measured along the heading
+    # against 0.2 of the sole's length (Stabiliser._touched_down, docs/walking.md)
+    assert survives(variant_urdf("wider_hips"), CLOSED, np.array([0.3, 0.0]))

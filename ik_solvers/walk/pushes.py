@@ -68,7 +68,7 @@ def survives(
     robot.settle(0.3)
     command = (WALK_SPEED * robot.generator.max_command[0] if walking else 0.0, 0.0, 0.0)
     robot.run([(WALK_BEFORE if walking else STAND_BEFORE, command)])
-    start = _push_time(robot, instant) if walking else robot.generator.time
+    start = push_time(robot, instant) if walking else robot.generator.time
     robot.run([(start - robot.generator.time, command)])
     robot.push(velocity_change, robot.robot.time, PUSH_TIME)
     robot.run(
@@ -78,7 +78,7 @@ def survives(
     return not walk_metrics.fell(measured["base"], measured["com"])
 
 
-def _push_time(robot: OfflineWalker, instant: float = 0.0) -> float:
+def push_time(robot: OfflineWalker, instant: float = 0.0) -> float:
     """The generator's time [s] that centres the push on the next single support (``instant``
     of its duration after its middle) still to come."""
     now = robot.generator.time

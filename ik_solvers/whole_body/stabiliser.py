@@ -265,9 +265,15 @@ class Stabiliser:
         """Whether the swinging foot is down early: past ``touch_after`` of its swing, its sole
         (by the measured joints and the IMU's attitude) within ``touch_height_ratio`` of the step
         height above the support sole's, while the DCM error runs more than ``touch_error_ratio``
-        of the stance width towards it (a push rolling the robot onto that foot); the config's
-        fields. A landing nearer than ``touch_remaining`` [1/ω] is left to land where it was
-        going, unless the error is mostly along the heading: a push back tips the robot onto its
+        of the stance width towards it (a push rolling the robot onto that foot), or, an error
+        mostly along the heading the way the swing travels as planned, by more than that share
+        of the sole's length (a forward push pitching the robot onto that toe: the sole's
+        mid-swing place lies mostly beside the CoM, so the error's share towards it shrank as the
+        hips widened and the toe was driven on into the floor; docs/walking.md "Forward pushes on
+        robots of other sizes"; a landing nearer than ``touch_remaining`` lands as planned: the
+        fast gait's 0.4 s swings, landed at 0.78 of the swing, fell to 0.25 m/s forward instead of
+        0.35); the config's fields. A landing nearer than ``touch_remaining``
+        [1/ω] is left to land where it was going, unless the error is mostly along the heading: a push back tips the robot onto its
         support heel and the swinging heel, already behind, meets the floor before its time;
         driven on to its landing it rolled the robot over the support sole's outer corner
         (docs/walking.md, "Back pushes")."""
@@ -276,8 +282,8 @@ class Stabiliser:
             return False
         if tick.time - step.lift < self.config.touch_after * (step.land - step.lift):
             return False
-        remaining = (step.land - tick.time) * self.omega  # [1/ω] to the planned landing
-        if remaining < self.config.touch_remaining and not _sagittal(error, tick.torso_yaw):
+        far = (step.land - tick.time) * self.omega >= self.config.touch_remaining  # [1/ω] to the landing
+        if not far and not _sagittal(error, tick.torso_yaw):
             return False
         support = self.estimator.sole_in_torso[:3, 3]
         swing = self.estimator.sole_position(step.side, q)
@@ -287,9 +293,18 @@ class Stabiliser:
         sole = tick.left_sole if step.side == "left" else tick.right_sole
         towards = sole[:2, 3] - estimate.com[:2]
         towards /= max(float(np.hypot(*towards)), 1e-9)
-        return (
-            float(error @ towards) > self.config.touch_error_ratio * self.generator.geometry.foot_separation
-        )
+        geometry = self.generator.geometry
+        if float(error @ towards) > self.config.touch_error_ratio * geometry.foot_separation:
+            return True
+        return far and _along_the_swing(
+            error, self._planned_landing(step)[:2] - step.start[:2], tick.torso_yaw
+        ) > (self.config.touch_error_ratio * float(min(s.size[0] for s in geometry.soles)))
+
+    def _planned_landing(self, step) -> np.ndarray:
+        """(3,) [m] where ``step`` (the swing under way) was planned to land, before any move."""
+        if self._planned is not None and self._planned[0] == (step.side, step.lift):
+            return self._planned[1]
+        return step.end
 
     def _adjust_landing(
         self, tick: WalkTick, error: np.ndarray, absorbed: np.ndarray, touched: bool = False
@@ -330,6 +345,16 @@ class Stabiliser:
         if across < self.inner:
             landing = landing + (self.inner - across) * sign * lateral
         return landing
+
+
+def _along_the_swing(error: np.ndarray, travel: np.ndarray, yaw: float) -> float:
+    """[m] the DCM error (2,) along the heading ``yaw`` [rad] when it is mostly along it and
+    points the way the swing ``travel`` (2,) [m, landing less lift-off] goes along it; else 0."""
+    heading = np.array([np.cos(yaw), np.sin(yaw)])
+    along = float(heading @ error)
+    if not _sagittal(error, yaw) or along * float(heading @ travel) <= 0.0:
+        return 0.0
+    return abs(along)
 
 
 def _sagittal(error: np.ndarray, yaw: float) -> bool:

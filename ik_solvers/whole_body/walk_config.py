@@ -120,7 +120,8 @@ class WalkConfig:
             past ``touch_after`` of its swing (a share; 1: never); its sole within
             ``touch_height_ratio`` of the step height above the support sole's level; its
             planned landing more than ``touch_remaining`` [1/ω, the pendulum's time constant]
-            away; the DCM error more than ``touch_error_ratio`` of the stance width towards it.
+            away; the DCM error more than ``touch_error_ratio`` of the stance width towards it,
+            or, mostly along the heading and the way the swing travels as planned, of the sole's length.
         zmp_inset_ratio: the ZMP reference on each sole lies this share of the sole's width
             inside its footprint's centre, towards the other sole (single support and the
             transfers alike, so the standing midpoint is unchanged): in single support the
@@ -236,7 +237,9 @@ class WalkConfig:
         1.0, "a swing landing sooner than this lands where it was going", 10.0, "1/omega"
     )
     touch_error_ratio: float = _closed(
-        0.2, "DCM error towards the swinging foot landing it early / stance width", 10.0
+        0.2,
+        "DCM error towards the swinging foot landing it early / stance width (along the heading: / sole length)",
+        10.0,
     )
     zmp_inset_ratio: float = _closed(
         0.0, "the ZMP reference on a sole this far inside its centre, towards the other / sole width", 0.5
