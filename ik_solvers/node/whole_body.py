@@ -117,6 +117,7 @@ class WholeBodyInterface:
         if self.legs is None:
             legs = " and ".join(f"[{', '.join(chain.joint_names)}]" for chain in self.solver.legs.chains)
             return f"no chains command exactly the legs' joints {legs}"
+        self.arms = self._arms()
         if self.servo_model != "ideal":
             from ik_solvers.sim.servo_models import joint_servo_models  # MuJoCo only for real servos
 
@@ -170,7 +171,7 @@ class WholeBodyInterface:
     def on_arm_command(self, message: JointState) -> None:
         """Keep ``message``'s arm joint positions for the next target; refuse it whole when a
         name is no arm chain's joint or a position is not finite."""
-        arms = {name for limb in self._arms() for name in limb.chain.joint_names}
+        arms = {name for limb in self.arms for name in limb.chain.joint_names}
         try:
             positions, unknown, non_finite = messages.joint_positions(message, arms)
         except MessageError as error:
@@ -193,8 +194,10 @@ class WholeBodyInterface:
     def _arm_goals(self) -> list[tuple[Limb, np.ndarray]]:
         """The arm command's goals, consumed: each chain's goal (else its measured state) with the
         commanded joints replaced, clipped to their limits; chains of neither are left as they are."""
+        if not self.arm_command:
+            return []
         goals = []
-        for limb in self._arms():
+        for limb in self.arms:
             names = limb.chain.joint_names
             base = self.commander.seed(limb)
             if base is None or not any(name in self.arm_command for name in names):

@@ -270,13 +270,13 @@ class Stabiliser:
         of the sole's length (a forward push pitching the robot onto that toe: the sole's
         mid-swing place lies mostly beside the CoM, so the error's share towards it shrank as the
         hips widened and the toe was driven on into the floor; docs/walking.md "Forward pushes on
-        robots of other sizes"; a landing nearer than ``touch_remaining`` lands as planned: the
-        fast gait's 0.4 s swings, landed at 0.78 of the swing, fell to 0.25 m/s forward instead of
-        0.35); the config's fields. A landing nearer than ``touch_remaining``
-        [1/ω] is left to land where it was going, unless the error is mostly along the heading: a push back tips the robot onto its
-        support heel and the swinging heel, already behind, meets the floor before its time;
-        driven on to its landing it rolled the robot over the support sole's outer corner
-        (docs/walking.md, "Back pushes")."""
+        robots of other sizes"; the fast gait's 0.4 s swings, landed so at 0.78 of the swing,
+        fell to 0.25 m/s forward instead of 0.35, so this test waits for a landing at least
+        ``touch_remaining`` away); the config's fields. A landing nearer than ``touch_remaining``
+        [1/ω] is left to land where it was going, unless the error is mostly along the heading: a
+        push back tips the robot onto its support heel and the swinging heel, already behind,
+        meets the floor before its time; driven on to its landing it rolled the robot over the
+        support sole's outer corner (docs/walking.md, "Back pushes")."""
         step = self.generator.planner.phase_at(tick.time).step
         if step is None or tick.time >= step.land:
             return False
