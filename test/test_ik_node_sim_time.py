@@ -34,15 +34,27 @@ LEG_JOINTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def client(ros_module):
-    process = ros_module.processes.start_console_script(
-        "ik_node", *node_arguments("use_sim_time:=true", f"max_velocity_fraction:={FRACTION}")
+def _sim_time_node(ros_module, namespace: str = "") -> IKNodeClient:
+    arguments = node_arguments(
+        "use_sim_time:=true", f"max_velocity_fraction:={FRACTION}", namespace=namespace
     )
-    client = IKNodeClient(ros_module, process)
+    process = ros_module.processes.start_console_script("ik_node", *arguments)
+    client = IKNodeClient(ros_module, process, namespace=namespace)
     client.wait_ready()
     client.listen_whole_body()
     return client
+
+
+@pytest.fixture(scope="module")
+def client(ros_module):
+    return _sim_time_node(ros_module)
+
+
+@pytest.fixture
+def clockless(ros_module):
+    """A node of its own (its own namespace) that never hears a ``/clock`` message: the other
+    test's publisher, if it ran, published its last one before this node started."""
+    return _sim_time_node(ros_module, namespace="/clockless")
 
 
 def _target(height: float, stamp_ns: int) -> WholeBodyTarget:
@@ -63,15 +75,9 @@ def _legs(message) -> np.ndarray:
     return np.array([positions[name] for name in LEG_JOINTS])
 
 
-def test_a_target_stamped_before_its_clock_arrives_moves_the_legs_one_period(client):
-    clock = client.node.create_publisher(Clock, "/clock", 10)
-    now = Clock(clock=Time(nanoseconds=CLOCK_NS).to_msg())
-
-    def answered(stamp_ns: int) -> bool:
-        clock.publish(now)
-        client.spin(0.05)
-        return any(Time.from_msg(c.header.stamp).nanoseconds == stamp_ns for c in client.commands)
-
+def _step_between_targets(client: IKNodeClient, answered) -> float:
+    """[rad] the largest leg joint step from the answer to a target stamped ``CLOCK_NS`` to the
+    answer to a 5 cm lower one stamped one period later; ``answered(stamp_ns)`` spins the node."""
     first = _target(0.50, CLOCK_NS)  # nothing measured: the first command is the goal itself
     assert spin_until(client.executor, lambda: client.whole_body.publish(first) or answered(CLOCK_NS))
     before = _legs(client.commands[-1])
@@ -79,6 +85,31 @@ def test_a_target_stamped_before_its_clock_arrives_moves_the_legs_one_period(cli
     lower = _target(0.45, ahead)  # 5 cm lower: the knees have far more than one period to go
     assert spin_until(client.executor, lambda: client.whole_body.publish(lower) or answered(ahead))
     command = next(c for c in client.commands if Time.from_msg(c.header.stamp).nanoseconds == ahead)
-    step = np.abs(_legs(command) - before).max()
-    one_period = FRACTION * VELOCITY_LIMIT * PERIOD_NS * 1e-9
-    assert step == pytest.approx(one_period, rel=1e-6), client.output()
+    return np.abs(_legs(command) - before).max()
+
+
+def _answered_by(client: IKNodeClient, before_spin=lambda: None):
+    def answered(stamp_ns: int) -> bool:
+        before_spin()
+        client.spin(0.05)
+        return any(Time.from_msg(c.header.stamp).nanoseconds == stamp_ns for c in client.commands)
+
+    return answered
+
+
+ONE_PERIOD = FRACTION * VELOCITY_LIMIT * PERIOD_NS * 1e-9  # [rad] the step one period allows
+
+
+def test_a_target_stamped_before_its_clock_arrives_moves_the_legs_one_period(client):
+    clock = client.node.create_publisher(Clock, "/clock", 10)
+    now = Clock(clock=Time(nanoseconds=CLOCK_NS).to_msg())
+    step = _step_between_targets(client, _answered_by(client, lambda: clock.publish(now)))
+    assert step == pytest.approx(ONE_PERIOD, rel=1e-6), client.output()
+
+
+def test_before_any_clock_the_stamps_time_the_step(clockless):
+    """Simulated time that has not started (the clock reads 0): the targets' stamps are all the
+    node knows of time. Capped by the clock's 0, both targets got the same time and the legs
+    stayed (the once-seen flake of the test above, when its ``/clock`` was not yet discovered)."""
+    step = _step_between_targets(clockless, _answered_by(clockless))
+    assert step == pytest.approx(ONE_PERIOD, rel=1e-6), clockless.output()

@@ -168,12 +168,15 @@ class IKNode(Node):
         can come stamped with the next period before this node has heard that period's ``/clock``,
         and timed by the clock it would get no time to move in (the command repeated, the servos'
         targets frozen for that period). The stamp leads the clock by one command period at most:
-        a target stamped further ahead (within ``max_target_age``) buys no faster motion."""
+        a target stamped further ahead (within ``max_target_age``) buys no faster motion. While
+        the clock reads 0 (simulated time before the first ``/clock``) the stamp alone times it:
+        capped by a clock of 0, every target got the same time and no joint moved."""
         now = self.get_clock().now()  # one reading
         period = 1.0 / self.config.command_rate
         step_ns = now.nanoseconds
         if stamp is not None:
-            step_ns = min(max(step_ns, Time.from_msg(stamp).nanoseconds), step_ns + round(period * 1e9))
+            stamped = Time.from_msg(stamp).nanoseconds
+            step_ns = stamped if step_ns == 0 else min(max(step_ns, stamped), step_ns + round(period * 1e9))
         # since start-up: epoch seconds as a float would round to 0.2 µs
         seconds = (step_ns - self._start_ns) * 1e-9
         previous = {limb.name: limb.command for limb in limbs}
