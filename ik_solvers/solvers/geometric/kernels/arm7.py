@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ik_solvers.compiled.jit import ieee_borrowing
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES
 from ik_solvers.solvers.geometric.kernels.vector3 import cross, dot, matvec, rotate, tmatvec
@@ -181,27 +181,37 @@ def _order(keys, count, order):
         order[j + 1] = i
 
 
+# what the walk of :func:`nearest_feasible_swivel` knows of one triple on a piece: nothing yet, or
+# its verdict there (within its limits on a wanted branch, or not)
+UNKNOWN, WITHIN, OUTSIDE = 0, 1, -1
+
+
 @ieee_borrowing
-def _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, middle):
-    """Both triples within their limits at swivel ``middle`` [rad] on the given branches (-1:
-    either). The wrist first: with its narrower ranges it is the one that fails more often (471
-    of 622 pieces tried against 231 for the shoulder on the packaged arm's random targets)."""
+def _verdicts(shoulder, wrist, forms, arm, s_branch, w_branch, middle, s_known, w_known):
+    """Both triples' verdicts (WITHIN, OUTSIDE; :func:`.axis_triple.feasible` on the given branches,
+    -1: either) at swivel ``middle`` [rad], given what is already known there (``s_known``,
+    ``w_known``): a known verdict is kept and not tested again; once one is OUTSIDE, the other is
+    left as it is (the piece is not feasible either way). The wrist first: with its narrower
+    ranges it is the one that fails more often (471 of 622 pieces tried against 231 for the
+    shoulder on the packaged arm's random targets)."""
+    if s_known == OUTSIDE or w_known == OUTSIDE:
+        return s_known, w_known
     c, s = math.cos(middle), math.sin(middle)
     seed_s, seed_w = _seeds(arm)
-    return triple.feasible(wrist, forms[1], seed_w, w_branch, c, s) and triple.feasible(
-        shoulder, forms[0], seed_s, s_branch, c, s
-    )
+    if w_known == UNKNOWN:
+        w_known = WITHIN if triple.feasible(wrist, forms[1], seed_w, w_branch, c, s) else OUTSIDE
+        if w_known == OUTSIDE:
+            return s_known, w_known
+    if s_known == UNKNOWN:
+        s_known = WITHIN if triple.feasible(shoulder, forms[0], seed_s, s_branch, c, s) else OUTSIDE
+    return s_known, w_known
 
 
-@ieee_borrowing
-def _split_bounds(shoulder, wrist, forms, scratch):
-    """±π and every limit root of both triples, unsorted, split by sign in the order found: the
-    roots ψ < 0 negated into scratch[1], the others into scratch[2]; returns their two counts."""
-    roots, below, above = scratch[0], scratch[1], scratch[2]
-    roots[0], roots[1] = -math.pi, math.pi
-    count = triple.limit_roots(wrist, forms[1], roots, triple.limit_roots(shoulder, forms[0], roots, 2))
-    left = right = 0
-    for i in range(count):
+@ieee_inlined
+def _split(roots, start, end, below, above, left, right):
+    """roots[start:end] split by sign after the ``left`` and ``right`` already there: ψ < 0 negated
+    into ``below``, the others into ``above``; returns the new counts."""
+    for i in range(start, end):
         if roots[i] < 0.0:
             below[left] = -roots[i]
             left += 1
@@ -212,15 +222,29 @@ def _split_bounds(shoulder, wrist, forms, scratch):
 
 
 @ieee_borrowing
+def _split_bounds(shoulder, wrist, forms, scratch):
+    """±π and every limit root of both triples, unsorted, split by sign in the order found: the
+    roots ψ < 0 negated into scratch[1], the others into scratch[2]. Returns their two counts,
+    then how many of each side's come first from ±π and the shoulder (the wrist's follow)."""
+    roots, below, above = scratch[0], scratch[1], scratch[2]
+    roots[0], roots[1] = -math.pi, math.pi
+    shoulder_end = triple.limit_roots(shoulder, forms[0], roots, 2)
+    count = triple.limit_roots(wrist, forms[1], roots, shoulder_end)
+    left_shoulder, right_shoulder = _split(roots, 0, shoulder_end, below, above, 0, 0)
+    left, right = _split(roots, shoulder_end, count, below, above, left_shoulder, right_shoulder)
+    return left, right, left_shoulder, right_shoulder
+
+
+@ieee_borrowing
 def _take_least(values, count):
-    """The least of values[:count] not yet taken, the first found on ties; marks it taken (NaN).
-    One at least must be left."""
+    """The least of values[:count] not yet taken, the first found on ties, and its index; marks it
+    taken (NaN). One at least must be left."""
     least, index = math.inf, 0
     for i in range(count):
         if values[i] < least:
             least, index = values[i], i
     values[index] = math.nan
-    return least
+    return least, index
 
 
 @ieee_borrowing
@@ -232,21 +256,54 @@ def nearest_feasible_swivel(shoulder, wrist, forms, arm, s_branch, w_branch, scr
     piece first). The pieces are walked outward from the one holding 0, each side's next root
     taken from the unsorted roots only when its piece is tried (most searches end within a few
     pieces of 0): the sorted order's pieces in the sorted order's turn, so the same answer.
-    scratch: (3, ROOTS)."""
+
+    Each side remembers both triples' verdicts on its last piece tried (:func:`_verdicts`): a
+    triple's are constant between its own limit roots (Shimizu et al., 2008; what testing one
+    point a piece already relies on), so crossing a root of the other triple keeps them, and a
+    piece whose remembered verdict is OUTSIDE is passed without a test (about half the pieces
+    tried on the packaged arm). scratch: (3, ROOTS)."""
     below, above = scratch[1], scratch[2]
-    left_count, right_count = _split_bounds(shoulder, wrist, forms, scratch)
-    left_high = -_take_least(below, left_count)  # the piece holding 0 is [left_high, right's first]
-    right_low, left_left, right_left = left_high, left_count - 1, right_count
+    left_count, right_count, left_shoulder, right_shoulder = _split_bounds(shoulder, wrist, forms, scratch)
+    left_high, index = _take_least(below, left_count)  # the piece holding 0: [-left_high, right's first]
+    left_high, left_by_shoulder = -left_high, index < left_shoulder
+    right_low, right_by_shoulder, left_left, right_left = (
+        left_high,
+        left_by_shoulder,
+        left_count - 1,
+        right_count,
+    )
+    s_left = w_left = s_right = w_right = UNKNOWN
+    first = True
     while left_left > 0 or right_left > 0:
         if left_left == 0 or (right_left > 0 and max(right_low, 0.0) < -left_high):
-            low, high = right_low, _take_least(above, right_count)
-            right_low, right_left = high, right_left - 1
+            (high, index), low = _take_least(above, right_count), right_low
+            s_right, w_right = _crossed(right_by_shoulder, s_right, w_right)
+            s_right, w_right = _verdicts(
+                shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high), s_right, w_right
+            )
+            right_low, right_by_shoulder, right_left = high, index < right_shoulder, right_left - 1
+            s_known, w_known = s_right, w_right
+            if first:
+                s_left, w_left, first = s_right, w_right, False
         else:
-            low, high = -_take_least(below, left_count), left_high
-            left_high, left_left = low, left_left - 1
-        if _feasible(shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high)):
+            (low, index), high = _take_least(below, left_count), left_high
+            low = -low
+            s_left, w_left = _crossed(left_by_shoulder, s_left, w_left)
+            s_left, w_left = _verdicts(
+                shoulder, wrist, forms, arm, s_branch, w_branch, 0.5 * (low + high), s_left, w_left
+            )
+            left_high, left_by_shoulder, left_left = low, index < left_shoulder, left_left - 1
+            s_known, w_known = s_left, w_left
+        if s_known == WITHIN and w_known == WITHIN:
             return True, 0.0 if low <= 0.0 <= high else low if abs(low) < abs(high) else high
     return False, 0.0
+
+
+@ieee_inlined
+def _crossed(by_shoulder, s_known, w_known):
+    """What a side knows of both triples after crossing a root of the shoulder (``by_shoulder``) or
+    of the wrist: that triple's verdict is no longer known."""
+    return (UNKNOWN, w_known) if by_shoulder else (s_known, UNKNOWN)
 
 
 @ieee_borrowing
