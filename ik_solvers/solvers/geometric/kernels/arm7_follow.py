@@ -113,10 +113,8 @@ def _probe(shoulder, wrist, forms, arm, scratch, total, probe):
         if index < 0:
             break
         c, s = scratch[1][index], scratch[2][index]
-        if triple.feasible(wrist, forms[1], seed_w, -1, c, s) and triple.feasible(
-            shoulder, forms[0], seed_s, -1, c, s
-        ):
-            s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
+        s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
+        if s_out <= LIMIT_TOLERANCE:  # else the sum is over too: the wrist's split is not needed
             w_angles, w_out, w_up = triple.seed_branch(wrist, triple.entries_at(forms[1], c, s), seed_w)
             if s_out + w_out <= LIMIT_TOLERANCE:
                 arm7._store(probe, s_angles, arm[Q4], w_angles)
@@ -136,11 +134,11 @@ def _best_sample(shoulder, wrist, forms, arm, points, psi, s_upper, w_upper, bes
     A swivel whose shoulder's bound (:func:`.axis_triple.seed_distance_bound`, all computed first
     by :func:`_bounds`) with the elbow's change, then with the wrist's bound, then whose
     shoulder's exact terms with the wrist's bound are no nearer than the best so far is skipped:
-    it cannot be nearer the seed. So is one where both branches of the wrist, then of the
-    shoulder, leave the limits (:func:`.axis_triple.feasible`, the violations' own verdict, mostly
-    from the angles' points): the branch its split takes is outside them, never kept. The bounds
-    leave out a branch surely outside the limits already (infinite where both are), so few
-    candidates reach this test (1.4 a row on random seeds, 6.1 before).
+    it cannot be nearer the seed. The shoulder is split first and one whose shoulder split leaves
+    the limits is not kept, without the wrist's split. The bounds leave out a branch surely
+    outside the limits already (infinite where both are), so a test of both branches'
+    feasibility (:func:`.axis_triple.feasible`) before the splits rejected too few candidates to
+    pay (it was ~9 % of a random-seeded scan, docs/benchmarks.md, 2026-11-29, ``armseed3``).
 
     Before the scan, the candidate whose bounds sum least is split (:func:`_probe`, its distance
     D when within the limits); then a swivel whose bound exceeds ``reach`` = max(D, NEAR_STEP)
@@ -180,11 +178,9 @@ def _best_sample(shoulder, wrist, forms, arm, points, psi, s_upper, w_upper, bes
                     break
             continue
         c, s = cosines[i], sines[i]
-        if not triple.feasible(wrist, forms[1], seed_w, -1, c, s):
-            continue  # both wrist branches leave the limits: whichever it takes is not kept
-        if not triple.feasible(shoulder, forms[0], seed_s, -1, c, s):
-            continue
         s_angles, s_out, s_up = triple.seed_branch(shoulder, triple.entries_at(forms[0], c, s), seed_s)
+        if s_out > LIMIT_TOLERANCE:
+            continue  # the violations' sum is over too: not kept, whatever the wrist
         shoulder_bound = _shoulder_distance(s_angles, arm) + w_bounds[i]
         if shoulder_bound >= best_distance or shoulder_bound > reach:
             continue  # the wrist's terms are at least its bound

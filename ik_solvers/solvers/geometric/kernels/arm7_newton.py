@@ -113,10 +113,26 @@ def nearest_swivel(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, t
 
 
 @ieee_borrowing
+def _inside(shoulder, wrist, forms, arm, s_upper, w_upper, psi):
+    """False when the wrist's or the shoulder's branch leaves its limits at swivel ``psi`` [rad]
+    (:func:`.axis_triple.feasible`, the violations' own verdict, mostly from the angles' points
+    without an arctangent): then :func:`_point`'s violation, their sum, is over LIMIT_TOLERANCE too."""
+    c, s = math.cos(psi), math.sin(psi)
+    w_seed = (arm[SEED + 4], arm[SEED + 5], arm[SEED + 6])
+    if not triple.feasible(wrist, forms[1], w_seed, 1 if w_upper else 0, c, s):
+        return False
+    s_seed = (arm[SEED], arm[SEED + 1], arm[SEED + 2])
+    return triple.feasible(shoulder, forms[0], s_seed, 1 if s_upper else 0, c, s)
+
+
+@ieee_borrowing
 def descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
     """swivel_newton.descend from swivel ``psi`` [rad] where q (7,) holds the angles: q ends at
     the last swivel kept; True when the steps converged. ``trial``: (7,) scratch. A last step
-    (shorter than FINAL_STEP, so kept whatever the cost) is taken without the rates."""
+    (shorter than FINAL_STEP, so kept whatever the cost) is taken without the rates. After a trial
+    out of the limits, the next halvings are first tested by :func:`_inside` (~90 ns against
+    ~190 ns a point): a step halved toward a limit it crossed is refused without its arctangents,
+    with the same verdict."""
     violation, cost, slope, gauss = _point(
         shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, True, True
     )
@@ -134,14 +150,18 @@ def descend(shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi, q, trial):
         if abs(step) < CONVERGED:
             return True
         final = has_last and abs(step) < FINAL_STEP
-        accepted = False
+        accepted, outside = False, False
         for _ in range(HALVINGS):
+            if outside and not _inside(shoulder, wrist, forms, arm, s_upper, w_upper, psi + step):
+                step *= 0.5
+                continue
             moved = _point(
                 shoulder, wrist, geo, forms, arm, s_upper, w_upper, psi + step, trial, False, not final
             )
             if moved[0] <= LIMIT_TOLERANCE and (moved[1] <= cost or abs(step) < SMALL_STEP):
                 accepted = True
                 break
+            outside = moved[0] > LIMIT_TOLERANCE
             step *= 0.5
         if not accepted:
             return False
