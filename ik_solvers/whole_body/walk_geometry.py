@@ -10,8 +10,8 @@ stance solve's at the nominal stance.
 
 The soles walk as far apart as they stand unless a single support there is out of the legs'
 reach: the CoM over the supporting sole's centre (where the plan's ZMP goes), the other sole
-lifted by the step height beside it. Heavy
-legs make the torso sway past the sole's centre to bring the whole CoM over it, and on wide hips
+lifted by the step height beside it. Heavy legs make the torso sway past the sole's centre to
+bring the whole CoM over it, and on wide hips
 the lifted leg then leans further out than its ankle roll turns (the Unitree H1-2's 0.26 rad:
 139 of its offline walk's stance solves found no stance, the swing foot froze, then jumped 0.27 m
 in 0.1 s and the support sole twisted 4 degrees). Then the walk takes the widest separation,
@@ -48,6 +48,8 @@ class WalkGeometry:
         max_step: (3,) largest step: forward distance between the soles, extra lateral
             separation, turn [m, m, rad].
         horizontal_reach: the leg's horizontal reach left at the walking height [m].
+        standing_separation: lateral distance between the sole frames standing, legs straight
+            [m] (0: ``foot_separation``).
     """
 
     soles: tuple[SoleGeometry, SoleGeometry]

@@ -72,7 +72,8 @@ class WalkingPatternGenerator:
             smaller footprint when ``timing_sole_length``/``width`` are: :attr:`config` is the
             scaled configuration).
         left_sole, right_sole: (4, 4) initial world poses of the standing soles; None = the
-            standing stance (``WalkGeometry.start_separation``) around the world origin, facing x, on the ground z = 0.
+            standing stance (``WalkGeometry.start_separation``) around the world origin, facing
+            x, on the ground z = 0.
         stance: a stance solver to reuse for the sizes (else one is built).
     """
 
