@@ -21,6 +21,7 @@ from ik_solvers.sim.servo_tuning import WEAK_SUPPORT_STIFFNESS
 from ik_solvers.walk import walk_metrics
 from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.offline import OfflineWalker
+from ik_solvers.whole_body import StanceSolver, WalkingPatternGenerator
 
 WALK_TIME = 8.0  # [s] of walking forward (on default servos the H1-2 fell within it: tilt 80 deg)
 
@@ -158,3 +159,32 @@ def test_support_stiffness_stiffens_only_the_unitree_h1_2s_weak_leg_servos():
     centre_height = stiff["left_ankle_roll_joint"] / (40.0 * mass * 9.81)  # [m] z_c
     assert 0.9 < centre_height < 1.0  # the H1-2's CoM over its soles at q = 0
     assert len({round(stiff[name]) for name in changed}) == 1  # all at the floor
+
+
+@pytest.mark.parametrize("side", [1.0, -1.0])
+def test_unitree_h1_2_walks_its_soles_close_enough_for_a_single_support_in_reach(side):
+    # its heavy legs sway the torso past the supporting sole's centre, and at its standing
+    # separation (0.326 m) the lifted leg then leans further out than its ankle roll turns
+    # (0.26 rad): 139 stance solves of its offline walk found no stance, the swing foot froze and
+    # then jumped (docs/walking.md, "Unitree G1 and H1-2: held goals and slip")
+    stance = StanceSolver(
+        RobotModel.from_urdf_string(without_missing_meshes(load_description(UNITREE_H1_2)).self_contained())
+    )
+    geometry = WalkingPatternGenerator(stance.model, load_walk_config(), stance=stance).geometry
+    assert geometry.foot_separation < geometry.start_separation - 0.005  # [m]
+    support, lifted = np.eye(4), np.eye(4)
+    support[1, 3], lifted[1, 3] = (
+        0.5 * side * geometry.foot_separation,
+        -0.5 * side * geometry.foot_separation,
+    )
+    lifted[2, 3] = geometry.step_height  # mid-swing, beside the supporting sole
+    left, right = (support, lifted) if side > 0 else (lifted, support)
+    centre = geometry.soles[0 if side > 0 else 1].center_in_world(support)
+    result = stance.solve(left, right, geometry.torso_height, com_target=centre)
+    assert result.success, result.message
+
+
+def test_packaged_humanoid_walks_its_soles_as_far_apart_as_it_stands():
+    stance = StanceSolver(RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")))
+    geometry = WalkingPatternGenerator(stance.model, load_walk_config(), stance=stance).geometry
+    assert geometry.foot_separation == geometry.start_separation == pytest.approx(0.16)

@@ -7,6 +7,16 @@ leg's straight reach. Walking lowers the root by (1 - ``torso_height_ratio``) ti
 straight height, the higher of the root's and the hips' heights over the soles; the horizontal
 reach left at that height bounds the steps. The CoM height (the cart-table model's z_c) is the
 stance solve's at the nominal stance.
+
+The soles walk as far apart as they stand unless a single support there is out of the legs'
+reach: the CoM over the supporting sole's centre (where the plan's ZMP goes), the other sole
+lifted by the step height beside it. Heavy legs make the torso sway past the sole's centre to
+bring the whole CoM over it, and on wide hips
+the lifted leg then leans further out than its ankle roll turns (the Unitree H1-2's 0.26 rad:
+139 of its offline walk's stance solves found no stance, the swing foot froze, then jumped 0.27 m
+in 0.1 s and the support sole twisted 4 degrees). Then the walk takes the widest separation,
+down to two sole widths, at which that stance solves; the standing separation stays the walk's
+start and the first steps move in.
 """
 
 from __future__ import annotations
@@ -30,13 +40,16 @@ class WalkGeometry:
             from the feet's collision geometry).
         standing_height: root origin over the soles, legs straight [m] (<= 0: a root on the floor).
         torso_height: the walking root height over the ground [m].
-        foot_separation: lateral distance between the sole frames when standing [m].
+        foot_separation: lateral distance between the sole frames when walking [m] (module
+            docstring).
         leg_length: hip (first leg joint) to sole, legs straight [m].
         com_height: the CoM's height over the ground at the nominal stance (z_c) [m].
         step_height: swing foot lift [m].
         max_step: (3,) largest step: forward distance between the soles, extra lateral
             separation, turn [m, m, rad].
         horizontal_reach: the leg's horizontal reach left at the walking height [m].
+        standing_separation: lateral distance between the sole frames standing, legs straight
+            [m] (0: ``foot_separation``).
     """
 
     soles: tuple[SoleGeometry, SoleGeometry]
@@ -48,6 +61,12 @@ class WalkGeometry:
     step_height: float
     max_step: np.ndarray
     horizontal_reach: float = 0.0
+    standing_separation: float = 0.0
+
+    @property
+    def start_separation(self) -> float:
+        """Lateral distance between the sole frames standing, legs straight [m] (the walk's start)."""
+        return self.standing_separation or self.foot_separation
 
     @classmethod
     def from_model(
@@ -81,7 +100,12 @@ class WalkGeometry:
                 min(config.max_step_yaw, 0.5 * yaw_limit),
             ]
         )
-        separation = float(left_sole[1, 3] - right_sole[1, 3])
+        standing_separation = float(left_sole[1, 3] - right_sole[1, 3])
+        step_height = config.step_height_ratio * leg_length
+        width = float(min(sole.size[1] for sole in soles))
+        separation = SingleSupport(stance, soles, torso_height, step_height).widest(
+            standing_separation, 2.0 * width
+        )
         com_height = _com_height(stance, separation, torso_height)
         return cls(
             soles,
@@ -90,10 +114,54 @@ class WalkGeometry:
             separation,
             leg_length,
             com_height,
-            config.step_height_ratio * leg_length,
+            step_height,
             max_step,
             horizontal,
+            standing_separation,
         )
+
+
+@dataclass(frozen=True)
+class SingleSupport:
+    """The check of the module docstring: a single support whose CoM lies over the supporting
+    sole's centre, the other sole ``lift`` [m] up, the root ``torso_height`` [m] high."""
+
+    stance: StanceSolver
+    soles: tuple[SoleGeometry, SoleGeometry]
+    torso_height: float
+    lift: float
+
+    SEARCH_STEPS = 8  # bisections: the separation to 1/256 of its range
+
+    def solves(self, separation: float) -> bool:
+        """Whether that stance solves on either sole, the soles ``separation`` [m] apart."""
+        try:
+            return all(self._solves(separation, side) for side in (1.0, -1.0))
+        finally:
+            self.stance.reset()
+
+    def _solves(self, separation: float, side: float) -> bool:
+        support, lifted = np.eye(4), np.eye(4)
+        support[1, 3], lifted[1, 3], lifted[2, 3] = (
+            0.5 * side * separation,
+            -0.5 * side * separation,
+            self.lift,
+        )
+        geometry = self.soles[0 if side > 0 else 1]
+        target = geometry.center_in_world(support)
+        left, right = (support, lifted) if side > 0 else (lifted, support)
+        return self.stance.solve(left, right, self.torso_height, com_target=target).success
+
+    def widest(self, standing: float, narrowest: float) -> float:
+        """The widest separation in [``narrowest``, ``standing``] [m] at which it solves (bisection);
+        ``standing`` when it solves there or nowhere in that range."""
+        if narrowest >= standing or self.solves(standing) or not self.solves(narrowest):
+            return standing
+        low, high = narrowest, standing
+        for _ in range(self.SEARCH_STEPS):
+            middle = 0.5 * (low + high)
+            low, high = (middle, high) if self.solves(middle) else (low, middle)
+        return low
 
 
 def _configured_soles(config: WalkConfig) -> tuple[SoleGeometry, SoleGeometry] | None:

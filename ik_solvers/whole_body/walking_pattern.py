@@ -72,7 +72,8 @@ class WalkingPatternGenerator:
             smaller footprint when ``timing_sole_length``/``width`` are: :attr:`config` is the
             scaled configuration).
         left_sole, right_sole: (4, 4) initial world poses of the standing soles; None = the
-            nominal stance around the world origin, facing x, on the ground z = 0.
+            standing stance (``WalkGeometry.start_separation``) around the world origin, facing
+            x, on the ground z = 0.
         stance: a stance solver to reuse for the sizes (else one is built).
     """
 
@@ -88,7 +89,7 @@ class WalkingPatternGenerator:
         self.geometry = WalkGeometry.from_model(model, config, stance)
         footprint = np.min([sole.size for sole in self.geometry.soles], axis=0)
         self.config = config.for_com_height(self.geometry.com_height).for_footprint(tuple(footprint))
-        half = 0.5 * self.geometry.foot_separation
+        half = 0.5 * self.geometry.start_separation
         left_sole = sole_matrix(0.0, half, 0.0, 0.0) if left_sole is None else np.asarray(left_sole, float)
         right_sole = (
             sole_matrix(0.0, -half, 0.0, 0.0) if right_sole is None else np.asarray(right_sole, float)
