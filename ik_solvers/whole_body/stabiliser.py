@@ -332,6 +332,7 @@ class Stabiliser:
         target = planned.copy()
         target[:2] = recovery_landing(planned[:2], offset, support, self.max_adjust, self.recovery_reach)
         target[:2] = self._outside_support(target[:2], step.side, tick)
+        target[:2] = _not_inwards(target[:2], planned[:2], step.side, support, error - absorbed)
         if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
             step = planner.move_landing(tick.time, target)
         return step.end[:2] - planned[:2]
@@ -345,6 +346,24 @@ class Stabiliser:
         if across < self.inner:
             landing = landing + (self.inner - across) * sign * lateral
         return landing
+
+
+def _not_inwards(
+    landing: np.ndarray, planned: np.ndarray, side: str, support: np.ndarray, excess: np.ndarray
+) -> np.ndarray:
+    """``landing`` (2,) [m] of ``side``'s swing, no nearer the ``support`` sole (4, 4) across it
+    than ``planned`` (2,) [m] while the DCM's ``excess`` (2,) [m] beyond the shrunk support
+    polygon runs outwards over that sole (a push towards the support side). The swinging foot,
+    on the other side, cannot catch such a DCM (docs/walking.md, "Sideways pushes"); moved
+    inwards, it only narrowed the stance the robot then rocks back onto: tipped onto the support
+    sole's outer edge, the body came back with the DCM beyond the landed sole's outer edge and fell
+    that way (docs/walking.md, "Support-side pushes: the rebound")."""
+    lateral = support[:2, 1]  # the support sole's y axis in the world
+    outwards = 1.0 if side == "left" else -1.0  # the swing's side along it
+    if float(lateral @ excess) * outwards >= 0.0:
+        return landing
+    inwards = float(lateral @ (planned - landing)) * outwards
+    return landing + max(inwards, 0.0) * outwards * lateral
 
 
 def _along_the_swing(error: np.ndarray, travel: np.ndarray, yaw: float) -> float:
