@@ -66,7 +66,6 @@ from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkT
 ADJUST_UNTIL = 0.8  # share of a swing after which its landing is no longer moved
 TIP_DEADBAND = 0.035  # [rad] a support sole's tilt (against the floor) below this is not leaned against
 TIP_LEAN_RATIO = 0.45  # the tip lean's largest size / the leg's horizontal reach (0.1 m packaged)
-OUTWARDS_EXCESS = 0.25  # [sole widths] a DCM this far out beyond the shrunk support sole keeps the landing out (_not_inwards)
 
 
 class TiltFilter:
@@ -140,7 +139,8 @@ class Stabiliser:
         self.recovery_reach = self.config.recovery_reach_ratio * geometry.horizontal_reach
         self.max_tip = TIP_LEAN_RATIO * geometry.horizontal_reach
         self.inner = 0.75 * geometry.foot_separation  # the landing's least lateral distance
-        self.outwards_excess = OUTWARDS_EXCESS * float(min(s.size[1] for s in geometry.soles))  # [m]
+        sole_width = float(min(s.size[1] for s in geometry.soles))
+        self.outwards_excess = self.config.landing_out_ratio * sole_width  # [m] (_not_inwards; 0: off)
         self.com_height = geometry.com_height
         sole = np.min([s.size for s in geometry.soles], axis=0)  # length, width [m]
         half_stance = np.array([0.5 * sole[0], 0.5 * (geometry.foot_separation + sole[1])])
@@ -334,8 +334,11 @@ class Stabiliser:
         target = planned.copy()
         target[:2] = recovery_landing(planned[:2], offset, support, self.max_adjust, self.recovery_reach)
         target[:2] = self._outside_support(target[:2], step.side, tick)
-        excess = error - absorbed
-        target[:2] = _not_inwards(target[:2], planned[:2], step.side, support, excess, self.outwards_excess)
+        if self.outwards_excess > 0.0:
+            excess = error - absorbed
+            target[:2] = _not_inwards(
+                target[:2], planned[:2], step.side, support, excess, self.outwards_excess
+            )
         if np.hypot(*(target[:2] - step.end[:2])) >= self.config.step_adjust_deadband:
             step = planner.move_landing(tick.time, target)
         return step.end[:2] - planned[:2]
@@ -362,8 +365,9 @@ def _not_inwards(
     """``landing`` (2,) [m] of ``side``'s swing, no nearer the ``support`` sole (4, 4) across it
     than ``planned`` (2,) [m] while the DCM's ``excess`` (2,) [m] beyond the shrunk support
     polygon runs more than ``beyond`` [m] outwards over that sole (a push towards the support
-    side; within 20 mm on the packaged robot, the fast gait's rocking after a push to the right
-    lost the landing's move inwards that held it at one instant of five). The swinging foot,
+    side; ``landing_out_ratio`` of the sole's width: with 0 instead of 20 mm on the packaged
+    robot, the fast gait's rocking after a push to the right lost the inward move that held it
+    at one instant of five). The swinging foot,
     on the other side, cannot catch such a DCM (docs/walking.md, "Sideways pushes"); moved
     inwards, it only narrowed the stance the robot then rocks back onto: tipped onto the support
     sole's outer edge, the body came back with the DCM beyond the landed sole's outer edge and fell
