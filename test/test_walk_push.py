@@ -87,6 +87,17 @@ def test_a_push_towards_the_support_side_is_held_with_the_far_arm():
     assert not survives(URDF, replace(CLOSED, arm_trigger=0.0), push, instant=0.25)
 
 
+def test_a_push_towards_the_support_side_keeps_the_landing_out_for_the_rebound():
+    # 0.2 m/s to the left an eighth of a single support after its middle (left sole standing):
+    # the robot tips onto the left sole's outer edge, the far arm holds it, and it rocks back onto
+    # the right foot; that foot landed where planned catches the rebound (walk.landing_out_ratio,
+    # stabiliser._not_inwards), moved 40 mm inwards towards the push (ratio 0, as before) the DCM
+    # ran beyond its outer edge and the robot fell to the right during the next swing
+    push = np.array([0.0, 0.2])
+    assert survives(URDF, CLOSED, push, instant=0.125)
+    assert not survives(URDF, replace(CLOSED, landing_out_ratio=0.0), push, instant=0.125)
+
+
 def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch):
     # 0.3 m/s back at mid single support: the robot tips onto its support heel, the swinging foot,
     # its landing moved behind (recovery_reach_ratio), meets the floor before its planned landing;

@@ -129,6 +129,12 @@ class WalkConfig:
             towards the support side must cross (docs/walking.md, "Support-side pushes: the ZMP
             reference inset": it holds more there but loses elsewhere, hence off); 0: the
             footprint's centre.
+        landing_out_ratio: while the DCM runs more than this share of the sole's width
+            outwards beyond the support sole (shrunk by the margin), the swing's landing is not
+            moved towards the support sole (a push towards the support side: the swinging foot
+            cannot catch it there, and landed inwards it narrowed the stance the robot rocked
+            back onto; docs/walking.md, "Support-side pushes: the rebound"); 0: off (the fast
+            gait's short swings held a 0.2 m/s push left better with the inward move).
         arm_trigger: [m] in single support, a lateral DCM error beyond this outwards over the
             support sole raises the arm on the other side (:mod:`ik_solvers.whole_body.far_arm`;
             the unpushed walk's error stays within ±14 mm on the packaged robot and the factory
@@ -243,6 +249,11 @@ class WalkConfig:
     )
     zmp_inset_ratio: float = _closed(
         0.0, "the ZMP reference on a sole this far inside its centre, towards the other / sole width", 0.5
+    )
+    landing_out_ratio: float = _closed(
+        0.0,
+        "DCM beyond the support sole that keeps the landing from moving towards it / sole width (0: off)",
+        10.0,
     )
     arm_trigger: float = _closed(
         0.0, "lateral DCM error outwards over the support sole that raises the far arm (0: never)", 1.0, "m"
