@@ -61,6 +61,8 @@ FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (
 TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
 LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
 WRAP_SLACK = 1e-9  # [rad] a turned yaw this near its wrap's ends is not bounded (see _turned_bound)
+ACUTE = 0.5 * math.pi - 1e-6  # [rad] roll limits within ±ACUTE: a roll whose cosine is < 0 is clipped
+MIRROR_ROLL = 4  # bounds' out[4]: the other hip plane's raw roll on the first's turn, NaN if not worked out
 
 
 @inlined
@@ -116,16 +118,17 @@ def hip_yaw(terms, turn):
 
 
 @inlined
-def hip_angles(k, terms, turn, yaw):
-    """LegSolver._hip_angles: yaw (``yaw``, :func:`hip_yaw`, computed by the caller, who may
-    have needed it before) and roll [rad] that turn the q = 0 pitch axis onto the pitch axis
-    whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the length of its part across the
-    yaw axis, then the cosine and sine of the yaw and of the roll from their arctangents' operands
-    (x / r, y / r: the cosine and sine of the angle to rounding, without calling them)."""
+def hip_angles(k, terms, turn, yaw, roll):
+    """LegSolver._hip_angles: yaw (``yaw``, :func:`hip_yaw`) and roll (``roll``, :func:`hip_roll`)
+    [rad], both computed by the caller, who may have needed them before, that turn the q = 0
+    pitch axis onto the pitch axis whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the
+    length of its part across the yaw axis, then the cosine and sine of the yaw and of the roll
+    from their arctangents' operands (x / r, y / r: the cosine and sine of the angle to rounding,
+    without calling them)."""
     roll_y, roll_x = _roll_operands(k, terms, turn)
     c1, s1 = unit_xy(turn * terms[3], turn * terms[2])
     c2, s2 = unit_xy(roll_x, roll_y)
-    return yaw, math.atan2(roll_y, roll_x), terms[1], c1, s1, c2, s2
+    return yaw, roll, terms[1], c1, s1, c2, s2
 
 
 @inlined
@@ -164,13 +167,15 @@ def _limited(k, i, angle, reference):
 def _pair_bound(k, terms, yaw, turn, references, seed, enough):
     """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
     yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
-    chosen later); ``yaw``: the pair's raw yaw [rad] (:func:`hip_yaw`)."""
+    chosen later); ``yaw``: the pair's raw yaw [rad] (:func:`hip_yaw`). Then the pair's raw roll
+    [rad] (:func:`hip_roll`), for its hip part, or NaN where the yaw's term alone sufficed."""
     total = 0.0
     if terms[1] > ALIGNED:
         total = _square(_limited(k, 0, yaw, references[0])[0] - seed[0])
         if total >= enough:
-            return total
-    return total + _square(_limited(k, 1, hip_roll(k, terms, turn), references[1])[0] - seed[1])
+            return total, math.nan
+    roll = hip_roll(k, terms, turn)
+    return total + _square(_limited(k, 1, roll, references[1])[0] - seed[1]), roll
 
 
 @ieee_inlined
@@ -195,7 +200,10 @@ def _turned_bound(k, terms, yaw, turn, references, seed, enough):
     (the yaw's less TURN_SLACK, as ± π and the arctangent of the negated terms may differ in the
     last bit). Infinite where a limit clips the yaw (not tested on a continuous yaw, whose wrap
     near the seed may differ in turn by that bit) or the roll. Within WRAP_SLACK of the wrap's
-    ends (the reference ± π) that bit may wrap the yaw to the other end: no yaw term there."""
+    ends (the reference ± π) that bit may wrap the yaw to the other end: no yaw term there.
+    Where the roll limits lie within ±ACUTE, a roll whose arctangent's x operand is negative is
+    beyond ±π/2, and after any wrap still more than 1e-6 rad outside them: infinite without the
+    arctangent (on most legs the turned roll, the other plane's turned pair's as well)."""
     total = 0.0
     if terms[1] > ALIGNED:  # not at the gimbal (:func:`.leg.hip_part`)
         turned = yaw - math.pi if yaw > 0.0 else yaw + math.pi
@@ -206,7 +214,10 @@ def _turned_bound(k, terms, yaw, turn, references, seed, enough):
             total = _square(max(abs(clipped - seed[0]) - TURN_SLACK, 0.0))
             if total >= enough:
                 return total
-    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
+    roll_y, roll_x = _roll_operands(k, terms, turn)
+    if roll_x < 0.0 and -ACUTE < k[LOWER + 1] and k[UPPER + 1] < ACUTE:
+        return math.inf
+    roll, inside = _limited(k, 1, math.atan2(roll_y, roll_x), references[1])
     return total + _square(roll - seed[1]) if inside else math.inf
 
 
@@ -220,12 +231,14 @@ def bounds(k, terms, mirror_terms, mirror_yaw, references, first, answer, part, 
     plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
     the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
     and count for ``continuous`` only on the seed's turn). Where the first did not succeed (not
-    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
+    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0.
+    ``out``[MIRROR_ROLL]: the raw roll of pair 2 where its bound worked it out (its hip part
+    takes it rather than a second arctangent of the same operands), else NaN."""
     limit = enough if solved else math.inf
     out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
     out[1] = _turned_bound(k, terms, part[0], -first[2], references, seed, limit)
     if solved:
-        out[2] = _pair_bound(k, mirror_terms, mirror_yaw, first[2], references, seed, limit)
+        out[2], out[MIRROR_ROLL] = _pair_bound(k, mirror_terms, mirror_yaw, first[2], references, seed, limit)
     else:
-        out[2] = 0.0
+        out[2], out[MIRROR_ROLL] = 0.0, math.nan
     out[3] = _turned_bound(k, mirror_terms, mirror_yaw, -first[2], references, seed, limit)
