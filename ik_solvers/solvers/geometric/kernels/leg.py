@@ -314,12 +314,10 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         # fail its limits and cannot count for ``closest`` (the other hip turn's)
         solved = found[0] == 0
         mirror_terms = hip_terms(k, plane[4])  # the other hip plane's
-        mirror_yaw = hip_yaw(mirror_terms, first[2])  # its yaw on the first's turn
         leg_hip.bounds(
             k,
             terms,
             mirror_terms,
-            mirror_yaw,
             references,
             first,
             best,
@@ -346,8 +344,9 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             else:
                 mirrored = hip_branch != first[0]
                 axis, axis_terms = (plane[4], mirror_terms) if mirrored else (plane[2], terms)
-                known = mirrored and turn_branch == first[2]  # its yaw, and maybe roll, had a bound
-                yaw = mirror_yaw if known else hip_yaw(axis_terms, turn_branch)
+                known = mirrored and turn_branch == first[2]  # its yaw and roll may have had a bound
+                yaw = bounds[leg_hip.MIRROR_YAW] if known else math.nan
+                yaw = hip_yaw(axis_terms, turn_branch) if math.isnan(yaw) else yaw
                 roll = bounds[leg_hip.MIRROR_ROLL] if known else math.nan
                 roll = hip_roll(k, axis_terms, turn_branch) if math.isnan(roll) else roll
                 part = hip_part(
