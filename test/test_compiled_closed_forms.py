@@ -82,6 +82,25 @@ def test_compiled_leg_with_an_offset_shank_gives_the_float_answers():
     assert sum(result.success for result in results) > 0.8 * len(results)
 
 
+def test_compiled_leg_with_hip_limits_past_a_right_angle_gives_the_float_answers():
+    """The packaged leg with its hip yaw and roll limits widened past ±pi/2: the seeded search
+    takes an angle whose arctangent's x operand is negative as clipped without the arctangent only
+    where the limits lie within ±pi/2 (kernels.leg_hip._beyond), which no leg of ROBOTS has wider."""
+    with open(package_share_path("urdf", "humanoid.urdf")) as file:
+        text = file.read()
+    for joint, old, new in (
+        ("l_hip_joint", '"-1" upper="1"', '"-2.8" upper="2.8"'),
+        ("l_leg_root", '"-0.6" upper="0.9"', '"-2.5" upper="2.6"'),
+    ):
+        start = text.index(f'<joint name="{joint}"')
+        at = text.index(f"<limit lower={old}", start)
+        text = text[:at] + f"<limit lower={new}" + text[at + len(f"<limit lower={old}") :]
+    chain = RobotModel.from_urdf_string(text).chain("base_link", "l_sole")
+    assert chain.upper[0] > 2.0 and chain.lower[1] < -2.0
+    targets, seeds_of = cases(chain, np.random.default_rng(7))
+    assert_leg_agrees(make_solver("geometric", chain), targets, seeds_of)
+
+
 @pytest.mark.parametrize("robot", ROBOTS)
 def test_compiled_leg_batch_gives_what_single_solves_give(robot):
     chain = model_of(robot).chain("base_link", "l_sole")

@@ -17,6 +17,7 @@ from ik_solvers.solvers.geometric.kernels import inputs, leg_gimbal, leg_hip, tw
 from ik_solvers.solvers.geometric.kernels.leg_forward import forward
 from ik_solvers.solvers.geometric.kernels.leg_hip import (
     hip_angles,
+    hip_roll,
     hip_terms,
     hip_yaw,
     leg_plane,
@@ -99,16 +100,15 @@ def closed_form(k, rotation, translation, hip_branch, knee_branch, turn, q, refe
     bend = knee_branch * k[NATURAL]
     plane = leg_plane(k, rotation, translation, hip_branch)
     terms = hip_terms(k, plane[2])
-    part = hip_part(
-        k, rotation, plane, plane[2], terms, hip_yaw(terms, turn), turn, bend, references, preferred
-    )
+    yaw, roll = hip_yaw(terms, turn), hip_roll(k, terms, turn)
+    part = hip_part(k, rotation, plane, plane[2], terms, yaw, roll, turn, bend, references, preferred)
     stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
     raw, operands = knee_part(k, part, bend, q, stretch)
     return raw, knee_fk(k, operands), part
 
 
 @inlined
-def hip_part(k, rotation, plane, pitch_axis, terms, yaw, turn, bend, references, preferred):
+def hip_part(k, rotation, plane, pitch_axis, terms, yaw, roll, turn, bend, references, preferred):
     """:func:`closed_form` up to the knee, as :data:`HIP_PART` floats: yaw, roll, foot roll, pitch
     sum [rad], the ankle from the upper leg's axis in the leg plane (x, z) [m], 1.0 where the plane
     misses W, 1.0 where all of it holds for both knee bends (0.0 at the hip gimbal, where the yaw
@@ -116,12 +116,12 @@ def hip_part(k, rotation, plane, pitch_axis, terms, yaw, turn, bend, references,
     the foot roll and the pitch sum, for the FK check (:func:`_checked`).
 
     ``plane``: :func:`.leg_hip.leg_plane` of the target, ``pitch_axis`` its (or its mirror's: the
-    other hip plane's) pitch axis, ``terms`` that axis's :func:`.leg_hip.hip_terms` and ``yaw``
-    the pair's raw yaw (:func:`.leg_hip.hip_yaw`); worked out by the caller, as the seeded
-    search's bounds take them too."""
+    other hip plane's) pitch axis, ``terms`` that axis's :func:`.leg_hip.hip_terms`, ``yaw`` and
+    ``roll`` the pair's raw yaw and roll (:func:`.leg_hip.hip_yaw`, :func:`.leg_hip.hip_roll`);
+    worked out by the caller, as the seeded search's bounds take them too."""
     foot_axis, foot_point, lateral_miss = plane[0], plane[1], plane[3]
     hip = vector(k, HIP)
-    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, terms, turn, yaw)
+    yaw, roll, spread, c1, s1, c2, s2 = hip_angles(k, terms, turn, yaw, roll)
     v = tmatvec(rotation, pitch_axis)
     foot_y, foot_x = dot(vector(k, B1), v), dot(vector(k, B2), v)
     foot = -math.atan2(foot_y, foot_x)
@@ -296,9 +296,8 @@ def solve(k, rotation, translation, seed, seeded, q, work):
     bend = first[1] * k[NATURAL]
     plane = leg_plane(k, rotation, translation, first[0])
     terms = hip_terms(k, plane[2])
-    part = hip_part(
-        k, rotation, plane, plane[2], terms, hip_yaw(terms, first[2]), first[2], bend, references, preferred
-    )
+    yaw, roll = hip_yaw(terms, first[2]), hip_roll(k, terms, first[2])
+    part = hip_part(k, rotation, plane, plane[2], terms, yaw, roll, first[2], bend, references, preferred)
     raw, operands = knee_part(k, part, bend, best, _keep(k, part, work[PARTS]))
     reason = _limit(k, best, references, raw)
     found = _checked(k, rotation, translation, best, reason, part, knee_fk(k, operands))
@@ -315,12 +314,10 @@ def solve(k, rotation, translation, seed, seeded, q, work):
         # fail its limits and cannot count for ``closest`` (the other hip turn's)
         solved = found[0] == 0
         mirror_terms = hip_terms(k, plane[4])  # the other hip plane's
-        mirror_yaw = hip_yaw(mirror_terms, first[2])  # its yaw on the first's turn
         leg_hip.bounds(
             k,
             terms,
             mirror_terms,
-            mirror_yaw,
             references,
             first,
             best,
@@ -347,9 +344,13 @@ def solve(k, rotation, translation, seed, seeded, q, work):
             else:
                 mirrored = hip_branch != first[0]
                 axis, axis_terms = (plane[4], mirror_terms) if mirrored else (plane[2], terms)
-                yaw = mirror_yaw if mirrored and turn_branch == first[2] else hip_yaw(axis_terms, turn_branch)
+                known = mirrored and turn_branch == first[2]  # its yaw and roll may have had a bound
+                yaw = bounds[leg_hip.MIRROR_YAW] if known else math.nan
+                yaw = hip_yaw(axis_terms, turn_branch) if math.isnan(yaw) else yaw
+                roll = bounds[leg_hip.MIRROR_ROLL] if known else math.nan
+                roll = hip_roll(k, axis_terms, turn_branch) if math.isnan(roll) else roll
                 part = hip_part(
-                    k, rotation, plane, axis, axis_terms, yaw, turn_branch, bend, references, preferred
+                    k, rotation, plane, axis, axis_terms, yaw, roll, turn_branch, bend, references, preferred
                 )
                 hip_distance = _hip_distance(k, part, references, seed)
                 if hip_distance >= beaten:  # its hip and foot roll alone lose: no knee part

@@ -61,6 +61,9 @@ FLIP_SLACK = 1e-8  # [rad] the flipped knee from the answer's: off by its clip (
 TURN_SLACK = 1e-12  # [rad] the turned yaw from the first's: off by rounding
 LIMIT_SLACK = 1e-9  # [rad] leg.LIMIT_SLACK
 WRAP_SLACK = 1e-9  # [rad] a turned yaw this near its wrap's ends is not bounded (see _turned_bound)
+ACUTE = 0.5 * math.pi - 1e-6  # [rad] limits within ±ACUTE clip an angle whose cosine is < 0 (see _beyond)
+# bounds' out[4], out[5]: the other hip plane's raw roll and yaw on the first's turn, NaN where not worked out
+MIRROR_ROLL, MIRROR_YAW = 4, 5
 
 
 @inlined
@@ -116,16 +119,17 @@ def hip_yaw(terms, turn):
 
 
 @inlined
-def hip_angles(k, terms, turn, yaw):
-    """LegSolver._hip_angles: yaw (``yaw``, :func:`hip_yaw`, computed by the caller, who may
-    have needed it before) and roll [rad] that turn the q = 0 pitch axis onto the pitch axis
-    whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the length of its part across the
-    yaw axis, then the cosine and sine of the yaw and of the roll from their arctangents' operands
-    (x / r, y / r: the cosine and sine of the angle to rounding, without calling them)."""
+def hip_angles(k, terms, turn, yaw, roll):
+    """LegSolver._hip_angles: yaw (``yaw``, :func:`hip_yaw`) and roll (``roll``, :func:`hip_roll`)
+    [rad], both computed by the caller, who may have needed them before, that turn the q = 0
+    pitch axis onto the pitch axis whose :func:`hip_terms` are ``terms`` (``turn``: the pair), the
+    length of its part across the yaw axis, then the cosine and sine of the yaw and of the roll
+    from their arctangents' operands (x / r, y / r: the cosine and sine of the angle to rounding,
+    without calling them)."""
     roll_y, roll_x = _roll_operands(k, terms, turn)
     c1, s1 = unit_xy(turn * terms[3], turn * terms[2])
     c2, s2 = unit_xy(roll_x, roll_y)
-    return yaw, math.atan2(roll_y, roll_x), terms[1], c1, s1, c2, s2
+    return yaw, roll, terms[1], c1, s1, c2, s2
 
 
 @inlined
@@ -161,16 +165,33 @@ def _limited(k, i, angle, reference):
 
 
 @ieee_inlined
-def _pair_bound(k, terms, yaw, turn, references, seed, enough):
+def _pair_bound(k, terms, turn, references, seed, enough):
     """The yaw's and roll's terms of the distance of hip pair ``turn``'s answer to the seed (the
-    yaw's alone where it reaches ``enough``; the roll's alone at the gimbal, where the yaw is
-    chosen later); ``yaw``: the pair's raw yaw [rad] (:func:`hip_yaw`)."""
-    total = 0.0
+    yaw's alone where it reaches ``enough``, or where the yaw is beyond its limits (:func:`_beyond`)
+    the smaller of its two limits' terms, if that reaches ``enough``; the roll's alone at the
+    gimbal, where the yaw is chosen later). Then the pair's raw roll and yaw [rad]
+    (:func:`hip_roll`, :func:`hip_yaw`), for its hip part, each NaN where it was not needed."""
+    total, yaw = 0.0, math.nan
     if terms[1] > ALIGNED:
+        if _beyond(k, 0, turn * terms[3]):
+            floor = min(_square(k[LOWER] - seed[0]), _square(k[UPPER] - seed[0]))
+            if floor >= enough:  # the exact term is one of the two
+                return floor, math.nan, yaw
+        yaw = hip_yaw(terms, turn)
         total = _square(_limited(k, 0, yaw, references[0])[0] - seed[0])
         if total >= enough:
-            return total
-    return total + _square(_limited(k, 1, hip_roll(k, terms, turn), references[1])[0] - seed[1])
+            return total, math.nan, yaw
+    roll = hip_roll(k, terms, turn)
+    return total + _square(_limited(k, 1, roll, references[1])[0] - seed[1]), roll, yaw
+
+
+@ieee_inlined
+def _beyond(k, i, x):
+    """Whether joint i's angle, the arctangent of operands (y, ``x``), is clipped by its limits
+    whatever its wrap: ``x`` < 0 puts it beyond ±π/2 (atan2 rounds no nearer), every wrap keeps its
+    cosine < 0, and limits within ±ACUTE stay more than 1e-6 rad inside ±π/2 (LIMIT_SLACK,
+    TURN_SLACK ≪ that)."""
+    return x < 0.0 and -ACUTE < k[LOWER + i] and k[UPPER + i] < ACUTE
 
 
 @ieee_inlined
@@ -195,7 +216,13 @@ def _turned_bound(k, terms, yaw, turn, references, seed, enough):
     (the yaw's less TURN_SLACK, as ± π and the arctangent of the negated terms may differ in the
     last bit). Infinite where a limit clips the yaw (not tested on a continuous yaw, whose wrap
     near the seed may differ in turn by that bit) or the roll. Within WRAP_SLACK of the wrap's
-    ends (the reference ± π) that bit may wrap the yaw to the other end: no yaw term there."""
+    ends (the reference ± π) that bit may wrap the yaw to the other end: no yaw term there.
+    Infinite first, without the roll's arctangent, where the roll is beyond its limits
+    (:func:`_beyond`; on most legs the turned pairs' rolls): where the yaw's term alone would
+    have reached ``enough``, that skips the pair all the same."""
+    roll_y, roll_x = _roll_operands(k, terms, turn)
+    if _beyond(k, 1, roll_x):
+        return math.inf
     total = 0.0
     if terms[1] > ALIGNED:  # not at the gimbal (:func:`.leg.hip_part`)
         turned = yaw - math.pi if yaw > 0.0 else yaw + math.pi
@@ -206,26 +233,33 @@ def _turned_bound(k, terms, yaw, turn, references, seed, enough):
             total = _square(max(abs(clipped - seed[0]) - TURN_SLACK, 0.0))
             if total >= enough:
                 return total
-    roll, inside = _limited(k, 1, hip_roll(k, terms, turn), references[1])
+    roll, inside = _limited(k, 1, math.atan2(roll_y, roll_x), references[1])
     return total + _square(roll - seed[1]) if inside else math.inf
 
 
 @ieee_inlined
-def bounds(k, terms, mirror_terms, mirror_yaw, references, first, answer, part, seed, solved, enough, out):
+def bounds(k, terms, mirror_terms, references, first, answer, part, seed, solved, enough, out):
     """Lower bounds [rad²] of the distance to the seed of the answers of the branches other than
     ``first`` (its answer ``answer``, its hip part ``part``: :func:`.leg.hip_part`; ``terms`` and
-    ``mirror_terms``: :func:`hip_terms` of its hip plane's pitch axis and the other's,
-    ``mirror_yaw`` the other plane's raw yaw on the first's turn), per pair into
+    ``mirror_terms``: :func:`hip_terms` of its hip plane's pitch axis and the other's), per pair into
     ``out``[:4]: 0 the first's hip pair (its knee flipped), 1 its hip turned, 2 and 3 the other hip
     plane (the first's turn, the other). A bound may stop short once it reaches ``enough`` [rad²];
     the other turn's pairs' are infinite where a limit clips their yaw or roll (such branches fail,
     and count for ``continuous`` only on the seed's turn). Where the first did not succeed (not
-    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0."""
+    ``solved``) only the other turn's pairs are bounded, and the seed's turn's are 0.
+    ``out``[MIRROR_ROLL], ``out``[MIRROR_YAW]: the raw roll and yaw of pair 2 where its bounds
+    worked them out (its hip part takes them rather than a second arctangent of the same
+    operands), else NaN."""
     limit = enough if solved else math.inf
     out[0] = _flip_bound(k, answer, part[SHARED] == 0.0, references, seed) if solved else 0.0
     out[1] = _turned_bound(k, terms, part[0], -first[2], references, seed, limit)
     if solved:
-        out[2] = _pair_bound(k, mirror_terms, mirror_yaw, first[2], references, seed, limit)
+        out[2], out[MIRROR_ROLL], mirror_yaw = _pair_bound(k, mirror_terms, first[2], references, seed, limit)
     else:
-        out[2] = 0.0
-    out[3] = _turned_bound(k, mirror_terms, mirror_yaw, -first[2], references, seed, limit)
+        out[2], out[MIRROR_ROLL], mirror_yaw = 0.0, math.nan, math.nan
+    if _beyond(k, 1, _roll_operands(k, mirror_terms, -first[2])[1]):
+        out[3] = math.inf  # as _turned_bound finds first, without the turned yaw's arctangent
+    else:
+        mirror_yaw = hip_yaw(mirror_terms, first[2]) if math.isnan(mirror_yaw) else mirror_yaw
+        out[3] = _turned_bound(k, mirror_terms, mirror_yaw, -first[2], references, seed, limit)
+    out[MIRROR_YAW] = mirror_yaw
