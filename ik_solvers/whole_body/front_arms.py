@@ -29,6 +29,7 @@ from ik_solvers.whole_body.center_of_mass import CenterOfMass
 SHOULDER_JOINTS = 3  # an arm's shoulder: its first joints
 SIDEWAYS_AXIS = 0.5  # |axis · y| at least this: a joint that swings the arm forward and back
 FORWARDS = 1e-3  # [m/rad] a hand moving less forward than this per radian: no flexion
+STRAIGHT = 3.0  # the error back must be this many times its part across (1: pushes right fell at 0.15 m/s)
 HOLD = 1.0  # [s] the arms stay forward this long after the error last asked for them
 LOWER = 1.0  # [s] then come back to where they were over this time
 FULL = 4.0  # the error, in triggers, that asks for the full swing (1: 0.15 m/s back fell, thrown forward)
@@ -57,8 +58,8 @@ class FrontArms:
 
     Args:
         com: the CoM model (``q``'s order, the arms' mass in the CoM shift).
-        trigger: [m] the DCM error backwards along the heading (and mostly along it), while
-            walking, that swings the arms forward (0: never).
+        trigger: [m] the DCM error backwards along the heading (``STRAIGHT`` times its part
+            across it at least), while walking, that swings the arms forward (0: never).
         angle: [rad] how far the shoulders flex (within their limits).
     """
 
@@ -75,12 +76,12 @@ class FrontArms:
         """Shoulder joint → angle [rad] to command at ``time`` [s] (empty: the arms as they are).
 
         Args:
-            walking: the plan walks; error: (2,) the DCM error [m] in the world; yaw: [rad] the
+            free: the plan walks and no other arm strategy is under way; error: (2,) the DCM error [m] in the world; yaw: [rad] the
             heading; q: (n,) the measured joints [rad].
         """
         along = np.cos(yaw) * error[0] + np.sin(yaw) * error[1]
         across = -np.sin(yaw) * error[0] + np.cos(yaw) * error[1]
-        if self.raised and walking and -along > max(self.trigger, abs(across)):
+        if self.raised and free and -along > max(self.trigger, STRAIGHT * abs(across)):
             if self.asked is None:
                 self.rest, self.share = {name: float(q[self.com.index(name)]) for name in self.raised}, 0.0
             self.asked = time
