@@ -71,7 +71,7 @@ class FrontArms:
         self.share = 0.0  # of the full swing, the most the error has asked for since the arms came up
 
     def update(
-        self, time: float, walking: bool, error: np.ndarray, yaw: float, q: np.ndarray
+        self, time: float, free: bool, error: np.ndarray, yaw: float, q: np.ndarray
     ) -> dict[str, float]:
         """Shoulder joint → angle [rad] to command at ``time`` [s] (empty: the arms as they are).
 
