@@ -221,11 +221,12 @@ class Stabiliser:
         self, tick: WalkTick, error: np.ndarray, q: np.ndarray, com: np.ndarray, arm: dict[str, float]
     ) -> tuple[np.ndarray, dict[str, float]]:
         """The CoM target ``com`` (2,) [m] and arm command ``arm`` with the front arms added
-        (step 5: both shoulders forward on a backward DCM ``error`` (2,) [m] while walking, not
-        while the far arm is up: a push sideways then has back errors of 20-50 mm as the robot
+        (step 5: both shoulders forward on a backward DCM ``error`` (2,) [m] arising in single
+        support, not in double support, where a forward push's rebound and an 8 degree side
+        slope's walk gave back errors beyond the trigger, nor while the far arm is up: a push sideways then has back errors of 20-50 mm as the robot
         rocks, and both arms forward with the far arm raised lost long_legs_heavier's 0.1 m/s
         push right)."""
-        free = tick.walking and self.far_arm.side is None  # with the far arm up, a push sideways
+        free = tick.support != "double" and self.far_arm.side is None  # far arm up: a push sideways
         front = self.front_arms.update(tick.time, free, error, tick.torso_yaw, q)
         return com + self.front_arms.com_shift(q, front, tick.torso_yaw), {**arm, **front}
 
