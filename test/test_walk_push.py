@@ -102,11 +102,11 @@ def test_a_push_back_lands_the_swinging_heel_when_it_meets_the_floor(monkeypatch
     # 0.3 m/s back at mid single support: the robot tips onto its support heel, the swinging foot,
     # its landing moved behind (recovery_reach_ratio), meets the floor before its planned landing;
     # landing it then holds the robot, driving it on to its landing rolled the robot over the
-    # support sole's outer corner
-    push = np.array([-0.3, 0.0])
-    assert survives(URDF, CLOSED, push)
+    # support sole's outer corner (the front arms off: with them it holds either way)
+    push, armless = np.array([-0.3, 0.0]), replace(CLOSED, front_arm_trigger=0.0)
+    assert survives(URDF, armless, push)
     monkeypatch.setattr(stabiliser, "_sagittal", lambda error, yaw: False)  # as before: lateral only
-    assert not survives(URDF, CLOSED, push)
+    assert not survives(URDF, armless, push)
 
 
 def test_a_push_forward_lands_the_swinging_toe_as_it_meets_the_floor():
@@ -128,3 +128,21 @@ def test_a_forward_push_lands_the_toe_early_on_wider_hips_too():
     # the floor and the robot rolled over; a sagittal error is now measured along the heading
     # against 0.2 of the sole's length (Stabiliser._touched_down, docs/walking.md)
     assert survives(variant_urdf("wider_hips"), CLOSED, np.array([0.3, 0.0]))
+
+
+def test_a_push_back_is_held_with_the_front_arms_on_wider_hips():
+    # 0.35 m/s back at mid single support on the factory variant with hips 0.19 m apart: the robot
+    # tips over its support heel faster than the swing can land behind it; both shoulders flexed
+    # forward (walk.front_arm_trigger, whole_body/front_arms.py) turn the body forward by their
+    # reaction and carry the CoM over the heel; without them it falls back
+    urdf, push = variant_urdf("wider_hips"), np.array([-0.35, 0.0])
+    assert survives(urdf, CLOSED, push)
+    assert not survives(urdf, replace(CLOSED, front_arm_trigger=0.0), push)
+
+
+def test_an_unpushed_walk_never_swings_the_front_arms():
+    walker = OfflineWalker(URDF, CLOSED)
+    walker.settle(0.3)
+    walker.run([(6.0, (0.9 * walker.generator.max_command[0], 0.0, 0.0)), (2.0, (0.0, 0.0, 0.0))])
+    assert walker.stabiliser.front_arms.raised  # the packaged robot has them
+    assert not any(c.arm for c in walker.corrections)

@@ -10,8 +10,9 @@ read from the URDF). Publishes every period ``walk.dt`` [s]:
 - ``~/zmp`` (geometry_msgs/PointStamped): the planned ZMP (the reference the CoM follows),
 - ``whole_body/arm_command`` (sensor_msgs/JointState), only while the stabiliser commands an arm
   joint (the far arm raised against a push towards the support side, ``walk.arm_trigger``,
-  :mod:`ik_solvers.whole_body.far_arm`): published just before the target, which ik_node applies
-  it with.
+  :mod:`ik_solvers.whole_body.far_arm`; both arms forward against a push back,
+  ``walk.front_arm_trigger``, :mod:`ik_solvers.whole_body.front_arms`): published just before
+  the target, which ik_node applies it with.
 
 Falls (``fall.enabled``, :mod:`ik_solvers.walk.fall_guard`): it watches ``imu_topic`` (sensor_msgs/Imu);
 on a fall it stops the walk, commands a protective crouch, turns the servos off through

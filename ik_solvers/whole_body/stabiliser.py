@@ -26,7 +26,10 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
    ``arm_trigger`` outwards over the support sole raises the arm on the other side, held and
    lowered slowly (:mod:`ik_solvers.whole_body.far_arm`); the CoM target moves by the arm's own
    shift of the CoM, so that a stance solve that counts the raised arm does not undo it.
-5. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
+5. **The front arms**: a walking push back that drives the DCM error beyond ``front_arm_trigger``
+   behind the plan's swings both arms forward to ``front_arm_angle``, held and lowered
+   (:mod:`ik_solvers.whole_body.front_arms`); the CoM target moves by their shift of the CoM.
+6. **Torso level**: the measured roll and pitch times ``torso_level_gain`` are commanded the
    other way (the ankles and hips bring the torso back upright), low-pass filtered first with
    ``torso_level_filter`` > 0 (:class:`TiltFilter`): the lean it corrects is slow, and through a
    servo bus (30 ms of loop delay, positions in 4096 ticks) the unfiltered feedback rocked the
@@ -58,6 +61,7 @@ from ik_solvers.whole_body.capture_point import (
 from ik_solvers.whole_body.capture_step import CaptureStepper
 from ik_solvers.whole_body.far_arm import FarArm
 from ik_solvers.whole_body.floor_slope import FloorSlope
+from ik_solvers.whole_body.front_arms import FrontArms
 from ik_solvers.whole_body.landing_bounds import bounded_offset, recovery_landing
 from ik_solvers.whole_body.stance import StanceSolver
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator, attitude_matrix
@@ -159,6 +163,7 @@ class Stabiliser:
         self.far_arm = FarArm(
             stance.com, self.config.arm_trigger, self.config.arm_raise_angle, self.config.arm_lower_time
         )
+        self.front_arms = FrontArms(stance.com, self.config.front_arm_trigger, self.config.front_arm_angle)
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
         self._support: tuple[tuple, tuple] = (
             (),
@@ -208,10 +213,24 @@ class Stabiliser:
             com, moved = followed, np.zeros(2)
         arm = self.far_arm.update(tick.time, tick.support, error, tick.torso_yaw, q)
         com = com + self.far_arm.com_shift(q, arm, tick.torso_yaw)
+        com, arm = self._front_arms(tick, error, q, com, arm)
         roll, pitch = self.tilt.update(estimate.roll, estimate.pitch, elapsed)
         level = self.config.torso_level_gain
         rotation = attitude_matrix(-level * roll, -level * pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved, arm)
+
+    def _front_arms(
+        self, tick: WalkTick, error: np.ndarray, q: np.ndarray, com: np.ndarray, arm: dict[str, float]
+    ) -> tuple[np.ndarray, dict[str, float]]:
+        """The CoM target ``com`` (2,) [m] and arm command ``arm`` with the front arms added
+        (step 5: both shoulders forward on a backward DCM ``error`` (2,) [m] arising in single
+        support, not in double support, where a forward push's rebound and an 8 degree side
+        slope's walk gave back errors beyond the trigger, nor while the far arm is up: a push sideways then has back errors of 20-50 mm as the robot
+        rocks, and both arms forward with the far arm raised lost long_legs_heavier's 0.1 m/s
+        push right)."""
+        free = tick.support != "double" and self.far_arm.side is None  # far arm up: a push sideways
+        front = self.front_arms.update(tick.time, free, error, tick.torso_yaw, q)
+        return com + self.front_arms.com_shift(q, front, tick.torso_yaw), {**arm, **front}
 
     def _tip_lean(
         self, estimate: BaseEstimate, sole_in_torso: np.ndarray, sole: np.ndarray, yaw: float

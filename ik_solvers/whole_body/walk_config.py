@@ -142,6 +142,10 @@ class WalkConfig:
         arm_raise_angle: [rad] how far that arm's shoulder abducts (within its joint limit).
         arm_lower_time: [s] once the next single support begins, the arm returns to where it was
             over this time (lowered at once, it threw the body back towards the push).
+        front_arm_trigger: [m] walking, a DCM error beyond this behind the plan's (mostly along
+            the heading) swings both arms forward (:mod:`ik_solvers.whole_body.front_arms`: their
+            reaction and mass against the tip over the support heel); 0: never.
+        front_arm_angle: [rad] how far those shoulders flex forward (within their joint limits).
         velocity_filter: [s] low-pass time constant of the CoM velocity estimate.
         slope_filter: [s] low-pass time constant of the floor's slope estimate
             (:mod:`ik_solvers.whole_body.floor_slope`, from the IMU and the support sole's
@@ -262,6 +266,12 @@ class WalkConfig:
         2.9, "the far arm's shoulder abduction (within its limit)", math.pi, "rad"
     )
     arm_lower_time: float = _seconds(2.0, "the far arm returns to where it was over this time")
+    front_arm_trigger: float = _closed(
+        0.0, "DCM error behind the plan's, walking, that swings both arms forward (0: never)", 1.0, "m"
+    )
+    front_arm_angle: float = _closed(
+        2.5, "the front arms' shoulder flexion (within its limit)", math.pi, "rad"
+    )
     velocity_filter: float = rule_field(
         Rule(0.02, "low-pass time constant of the CoM velocity estimate", "s", 0.0, 1.0, start_up_only=True)
     )
