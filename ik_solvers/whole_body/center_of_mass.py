@@ -115,6 +115,21 @@ class CenterOfMass:
         """
         return self.position_and_jacobian(q, base_pose)[0]
 
+    def shift(
+        self, q: np.ndarray, moved: Mapping[str, float], rest: Mapping[str, float], yaw: float
+    ) -> np.ndarray:
+        """(2,) [m] how far the joints named in ``moved`` (their angles [rad]) move the CoM from
+        where it is with them at ``rest`` (the same names), the other joints as in ``q`` (n,),
+        horizontally in the world with the root level at heading ``yaw`` [rad]. The walk's arm
+        strategies add it to the CoM target, so that a stance solve counting the arms' mass does
+        not move the body back under them."""
+        raised, lowered = q.copy(), q.copy()
+        for name, angle in moved.items():
+            raised[self.index(name)], lowered[self.index(name)] = angle, rest[name]
+        local = self.position(raised) - self.position(lowered)
+        c, s = np.cos(yaw), np.sin(yaw)
+        return np.array([c * local[0] - s * local[1], s * local[0] + c * local[1]])
+
     def jacobian(self, q: np.ndarray, base_pose: np.ndarray | None = None) -> np.ndarray:
         """(3, 6 + n) or (N, 3, 6 + n); columns as in the module docstring."""
         return self.position_and_jacobian(q, base_pose)[1]

@@ -142,9 +142,4 @@ class FarArm:
         arm's mass does not move the body back under it."""
         if not command:
             return np.zeros(2)
-        raised, rest = q.copy(), q.copy()
-        for name, angle in command.items():
-            raised[self.com.index(name)], rest[self.com.index(name)] = angle, self.rest
-        local = self.com.position(raised) - self.com.position(rest)
-        c, s = np.cos(yaw), np.sin(yaw)
-        return np.array([c * local[0] - s * local[1], s * local[0] + c * local[1]])
+        return self.com.shift(q, command, dict.fromkeys(command, self.rest), yaw)
