@@ -15,7 +15,8 @@ from ik_solvers.walk.config import load_walk_config
 from ik_solvers.walk.pushes import survives
 
 URDF = package_share_path("urdf", "humanoid.urdf").read_text()
-CLOSED = replace(load_walk_config(), stabilise=True)  # tip lean off by default (config/walk.yaml)
+# the ankles alone: no capture step (on in walk.yaml), tip lean off
+CLOSED = replace(load_walk_config(), stabilise=True, capture_swing=0.0)
 LEANING = replace(CLOSED, tip_lean_gain=1.0)
 BACK = np.array([-0.35, 0.0])  # [m/s]: the soles roll onto their heels (0.30 they do not)
 

@@ -15,8 +15,11 @@ push recovery", IEEE-RAS Humanoids 2006). :class:`CaptureStepper` then:
    control based on divergent component of motion", IEEE T-RO 31(2), 2015), and puts the swing's
    sole centre on it, within the leg's reach around the support sole (forward and back: the step
    limit plus the stabiliser's largest landing change; outwards as far), never nearer the support
-   sole than the standing stance width (no crossing; a landing at 0.75 of it left the caught
-   robot rolling over the landed sole's outer edge);
+   sole than 0.75 of the standing stance width (no crossing): of the lateral places from the
+   widest down to that, the widest that keeps the predicted DCM a margin inside the two soles'
+   convex hull (shrunk by the margin), else the one that keeps it deepest (a large push landed a
+   full stance width out and left the DCM on the staggered hull's diagonal edge; every landing
+   at 0.75 lost a small push on ``long_legs_heavier``);
 3. resets the pattern's CoM state to the measured one (the plan is made from where the robot
    is, :meth:`WalkingPatternGenerator.observe_com`) and lays the step into the plan
    (:meth:`FootstepPlanner.step_now`); from touch-down the robot stands in the stance it landed
@@ -25,6 +28,11 @@ push recovery", IEEE-RAS Humanoids 2006). :class:`CaptureStepper` then:
    was still over the landed sole's heel and threw the caught robot over it). At the swing's last
    tick the landing becomes where the legs measure the swing sole (:meth:`CaptureStepper.land_measured`):
    a swing this short lands 40-80 mm from its plan, and the estimate stands on the plan's soles.
+   The landed stance's ZMP reference starts half-way from the soles' midpoint to the caught DCM
+   and moves to the midpoint over the transfer (:meth:`CaptureStepper._landed_zmp`): the DCM
+   is kept where the step caught it and moved inside the hull slowly, instead of the plan's CoM
+   thrown towards the midpoint (a ZMP-limited DCM hold, after Kajita et al. 2010 and Englsberger
+   et al. 2015; the ZMP stays inside the shrunk hull).
 
 Only the sagittal part of the DCM's excess starts a step: sideways the soles' polygon is wide and
 the ankles hold 0.5 m/s (a step there, never across the support sole, lost it). The soles must
@@ -46,7 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.whole_body.capture_point import clip_to_half_planes, dcm, dcm_after, half_planes
+from ik_solvers.whole_body.capture_point import clip_to_half_planes, convex_hull, dcm, dcm_after, half_planes
 from ik_solvers.whole_body.footsteps import Footstep
 from ik_solvers.whole_body.landing_bounds import bounded_offset
 from ik_solvers.whole_body.state_estimate import BaseEstimate, BaseStateEstimator
@@ -55,6 +63,11 @@ from ik_solvers.whole_body.walking_pattern import WalkingPatternGenerator, WalkT
 FOLLOW_AFTER = 1.0  # [s] after a capture step's touch-down its CoM target stays near the measured CoM
 FOLLOW_LIMIT = 0.03  # [m] that far at most (0.02: long_legs_heavier fell to a 0.3 m/s push forward)
 MOVE_UNTIL = 0.8  # share of the capture swing after which its landing is no longer moved
+# the landing's least lateral place / the standing stance's (0.6: a push back fell on long_legs_heavier)
+NARROWEST = 0.75
+HULL_DEPTH = 1.0  # [margins] how deep inside the shrunk hull the widest landing keeps the predicted DCM
+# the landed stance's first ZMP reference: this share of the way from the soles' midpoint to the caught DCM
+LANDED_SHARE = 0.5
 
 
 class CaptureStepper:
@@ -134,7 +147,7 @@ class CaptureStepper:
         com, velocity = estimate.com[:2], estimate.com_velocity[:2]
         if tick.time >= step.land:
             if not self._landed:  # the plan goes on from where the robot stands on its new soles
-                self._observe(com, velocity, tick.zmp_reference)
+                self._observe(com, velocity, self._landed_zmp(tick, dcm(com, velocity, self.omega)))
                 self._landed = True
             return None
         self._observe(com, velocity, zmp)
@@ -196,6 +209,45 @@ class CaptureStepper:
         local = rotation.T @ (target - support[:2, 3]) - np.asarray(sole.center)  # sole origin
         local[0] = np.clip(local[0], -self.reach, self.reach)
         outwards = np.clip(sign * local[1], self.inner, self.generator.geometry.foot_separation + self.reach)
-        local[1] = sign * outwards
+        local[1] = sign * self._hull_outwards(
+            side, local[0], float(outwards), rotation.T @ (target - support[:2, 3])
+        )
         origin = support[:2, 3] + rotation @ local
         return np.array([origin[0], origin[1], np.arctan2(support[1, 0], support[0, 0])])
+
+    def _hull_outwards(self, side: str, along: float, widest: float, target: np.ndarray) -> float:
+        """[m] how far outside the support sole ``side``'s sole lands, its origin ``along`` [m]
+        ahead of the support's, so that ``target`` (2,) [m, the DCM predicted at touch-down, in
+        the support sole's frame] lies deepest inside the two soles' convex hull: the widest of
+        ``NARROWEST``..1 of ``widest`` that keeps it ``HULL_DEPTH`` margins inside, else the deepest.
+        A landing a full stance width out left the DCM of a large push on the staggered hull's
+        diagonal edge and the caught robot rolled over it (docs/walking.md, 2026-11-29 late)."""
+        soles = self.generator.geometry.soles
+        swing, support = (soles[0], soles[1]) if side == "left" else (soles[1], soles[0])
+        sign = 1.0 if side == "left" else -1.0
+        widths = np.linspace(widest, NARROWEST * widest, 6)
+        depths = np.empty(len(widths))
+        for i, width in enumerate(widths):
+            hull = convex_hull(
+                np.concatenate([support.polygon, swing.polygon + np.array([along, sign * width])])
+            )
+            normals, offsets, _ = half_planes(hull, self.margin)
+            depths[i] = float(np.min(offsets - normals @ target))
+        enough = np.flatnonzero(depths >= HULL_DEPTH * self.margin)
+        return float(widths[enough[0]] if len(enough) else widths[int(np.argmax(depths))])
+
+    def _landed_zmp(self, tick: WalkTick, xi: np.ndarray) -> np.ndarray:
+        """(2,) [m] the landed stance's first ZMP reference, set in the plan: ``LANDED_SHARE`` of
+        the way from the soles' midpoint to the measured DCM ``xi`` (2,) [m] clipped into the two
+        soles' hull shrunk by the margin, moving to the midpoint over the transfer. The plan jumping
+        to the midpoint pulled the caught body back across the staggered stance and it rolled over
+        the rear sole's outer edge; holding the whole DCM left it on the landed toes (docs/walking.md,
+        2026-11-29, branch standpush3)."""
+        soles = self.generator.geometry.soles
+        corners = np.concatenate(
+            [soles[0].corners_in_world(tick.left_sole), soles[1].corners_in_world(tick.right_sole)]
+        )
+        caught = clip_to_half_planes(xi[None, :], *half_planes(convex_hull(corners), self.margin))[0]
+        zmp = tick.zmp_reference + LANDED_SHARE * (caught - tick.zmp_reference)
+        self.generator.planner.start_landed_zmp(tick.time, zmp)
+        return zmp

@@ -297,6 +297,26 @@ class FootstepPlanner:
         self._arrays()
         return step
 
+    def start_landed_zmp(self, time: float, zmp: np.ndarray) -> None:
+        """The double support that ends a capture step, under way at ``time`` [s], starts then with
+        its ZMP reference at ``zmp`` (2,) [m] and moves it to the soles' midpoint by its end (the
+        plan takes the caught DCM where it stopped, :meth:`CaptureStepper.follow`, instead of
+        jumping to the midpoint); later phases are dropped, to be planned again.
+
+        Raises:
+            ValueError: the phase under way at ``time`` is not the end of a capture step.
+        """
+        index = self._index(time)
+        phase = self.phases[index]
+        if phase.after is None or not phase.after.stopped or phase.support != "double" or np.isinf(phase.end):
+            raise ValueError(
+                f"start_landed_zmp at {time} s: needs the double support that ends a capture step "
+                f"(the phase then is {phase.support}, from {phase.start} to {phase.end} s)"
+            )
+        self.phases[index] = replace(phase, start=time, zmp_start=np.asarray(zmp, dtype=float).copy())
+        del self.phases[index + 1 :]
+        self._arrays()
+
     def land_now(self, time: float, landing: np.ndarray) -> Footstep | None:
         """The swing under way at ``time`` [s] lands now, at the planar pose ``landing`` (x, y,
         yaw): a foot that touched down early (the stabiliser's early touch-down). Its transfer
