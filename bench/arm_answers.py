@@ -7,9 +7,10 @@ On the packaged humanoid's ``l_wrist``, ``r_wrist`` and ``l_hand`` (``--limb leg
 and ``r_sole``): ``--rows`` targets per chain
 (random in-limit configurations' FK, a tenth moved out of reach), each with the seeds none, self,
 ± 0.1, ± 0.5 and ± 1 rad σ (clipped into the limits) and random; ``solve_batch`` on all of them,
-single ``solve`` calls on the first ``--singles``. Saved: q, success, ``continuous`` and the
-messages. ``--compare A B`` prints, per chain and seed kind, the largest |Δq| [rad] and how many
-rows differ in success, ``continuous`` or message, then the worst over all.
+single ``solve`` calls on the first ``--singles``. Saved: q, success, ``continuous``, the
+messages and the reported position and orientation errors. ``--compare A B`` prints, per chain and
+seed kind, the largest |Δq| [rad] and how many rows differ in success, ``continuous``, message or
+errors (to the bit), then the worst over all.
 
     PYTHONPATH=/work/main .venv/bin/python bench/arm_answers.py --save /tmp/main.npz
     PYTHONPATH=$PWD .venv/bin/python bench/arm_answers.py --save /tmp/branch.npz
@@ -59,14 +60,24 @@ def save(path: str, rows: int, singles: int, limb: str) -> None:
             out[key + "/batch_q"], out[key + "/batch_success"] = batch.q, batch.success
             out[key + "/batch_continuous"] = batch.continuous
             out[key + "/batch_messages"] = np.array(batch.messages)
+            out[key + "/batch_errors"] = np.stack([batch.position_error, batch.orientation_error], axis=-1)
             out[key + "/single_q"] = np.array([r.q for r in results])
             out[key + "/single_success"] = np.array([r.success for r in results])
             out[key + "/single_continuous"] = np.array([r.continuous for r in results])
             out[key + "/single_messages"] = np.array([r.message for r in results])
+            out[key + "/single_errors"] = np.array([(r.position_error, r.orientation_error) for r in results])
     np.savez_compressed(path, **out)
     print(
         f"saved {len(TIPS[limb])} {limb} chains × {len(SEEDS)} seed kinds × ({rows} batch rows + {singles} single solves)"
     )
+
+
+def _same_errors(a, b, key: str) -> np.ndarray | bool:
+    """Per row: both reported errors [m], [rad] equal to the bit (NaN to NaN), or True where a file
+    was saved before the errors were."""
+    if key not in a.files or key not in b.files:
+        return True
+    return np.all(a[key].view(np.int64) == b[key].view(np.int64), axis=-1)
 
 
 def compare(first: str, second: str) -> None:
@@ -82,13 +93,14 @@ def compare(first: str, second: str) -> None:
                     (a[key + "_success"] == b[key + "_success"])
                     & (a[key + "_continuous"] == b[key + "_continuous"])
                     & (a[key + "_messages"] == b[key + "_messages"])
+                    & _same_errors(a, b, key + "_errors")
                 )
                 worst, differing, rows = max(worst, dq), differing + int(flags.sum()), rows + len(flags)
                 print(
-                    f"{key:24} rows {len(flags):7}  max |Δq| {dq:.3e} rad  flags/messages differ {flags.sum()}"
+                    f"{key:24} rows {len(flags):7}  max |Δq| {dq:.3e} rad  flags/messages/errors differ {flags.sum()}"
                 )
     print(
-        f"all: {rows} rows, max |Δq| {worst:.3e} rad, {differing} rows differ in success/continuous/message"
+        f"all: {rows} rows, max |Δq| {worst:.3e} rad, {differing} rows differ in success/continuous/message/errors"
     )
 
 

@@ -54,7 +54,7 @@ def _columns(a, start):
     )
 
 
-@ieee_borrowing
+@ieee_inlined
 def _times(axis, columns, c, s):
     """Columns of M · Rot(axis, q) for c = cos q, s = sin q."""
     basis = (
@@ -73,7 +73,7 @@ def _turned(arm, psi):
     return (rotate(axis, c, s, frame[0]), rotate(axis, c, s, frame[1]), rotate(axis, c, s, frame[2]))
 
 
-@ieee_borrowing
+@ieee_inlined
 def _wrist_rotation(geo, arm, frame):
     """Rw = (Rs R4)ᵀ R_target Mᵀ for the shoulder rotation ``frame``."""
     forward = _times(

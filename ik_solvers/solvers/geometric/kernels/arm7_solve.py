@@ -14,7 +14,7 @@ import math
 import numba
 import numpy as np
 
-from ik_solvers.compiled.jit import ieee_borrowing, ieee_parallel_borrowing
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined, ieee_parallel_borrowing
 from ik_solvers.solvers.geometric.kernels import arm7, arm7_follow, inputs
 from ik_solvers.solvers.geometric.kernels.arm7 import GEO
 from ik_solvers.solvers.geometric.kernels.axis_triple import ENTRIES, LIMIT_TOLERANCE, prefer_first
@@ -46,12 +46,12 @@ def _v(a, start):
     return (a[start], a[start + 1], a[start + 2])
 
 
-@ieee_borrowing
+@ieee_inlined
 def _normalised(v):
     return scale(v, 1.0 / max(math.sqrt(dot(v, v)), TINY))
 
 
-@ieee_borrowing
+@ieee_inlined
 def _shoulder_to_wrist(geo, c4, s4):
     """v = e + R4 f with Rs = I [m] (ArmGeometry.shoulder_to_wrist)."""
     return (
@@ -69,13 +69,13 @@ def _seed_turn(geo, seed, vector):
     return vector
 
 
-@ieee_borrowing
+@ieee_inlined
 def _normal_part(vector, axis):
     across = sub(vector, scale(axis, dot(vector, axis)))
     return across, math.sqrt(dot(across, across))
 
 
-@ieee_borrowing
+@ieee_inlined
 def _toward(direction, angle, axis, offset):
     """elbow_direction.toward: (valid, R0 k for the elbow toward ``direction`` turned by ``angle``)."""
     across, length = _normal_part(direction, axis)
@@ -89,7 +89,7 @@ def _toward(direction, angle, axis, offset):
     return length > 1e-9 and lever > 1e-9, turned
 
 
-@ieee_borrowing
+@ieee_inlined
 def _following(vector, axis):
     across, length = _normal_part(vector, axis)
     return length > 1e-6, scale(across, 1.0 / max(length, TINY))
@@ -100,7 +100,7 @@ def _outside(angle, lower, upper):
     return max(lower - angle, 0.0) + max(angle - upper, 0.0)
 
 
-@ieee_borrowing
+@ieee_inlined
 def _elbow(geo, distance2, seed4, flip):
     """solver._elbow: (q4, reason, the other root fits too, the root continues the seed's elbow)."""
     amplitude = geo[AMPLITUDE]
@@ -167,22 +167,31 @@ def construct(geo, rotation, position, seed, seeded, pole, has_pole, flip, arm):
     return reason, alternative, kept
 
 
+@ieee_inlined
+def _turn(axis, c, s):
+    """Columns of Rot(axis, q) for c = cos q, s = sin q: :func:`.vector3.rotate` of the three unit
+    vectors with its products by their 0 and 1 left out. Every value that is not zero is the same to
+    the bit; a zero may differ in its sign, which :func:`forward`'s pose errors do not see (they are
+    sums with non-zero terms, squares, and an arctangent of a square root)."""
+    ax, ay, az = axis
+    t = 1.0 - c
+    kx, ky, kz = ax * t, ay * t, az * t
+    return (
+        (c + ax * kx, az * s + ay * kx, az * kx - ay * s),
+        (ax * ky - az * s, c + ay * ky, ax * s + az * ky),
+        (ay * s + ax * kz, ay * kz - ax * s, c + az * kz),
+    )
+
+
 @ieee_borrowing
 def forward(geo, q):
-    """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,)."""
-    rotation = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    """ArmGeometry.forward: the tip pose (rotation columns, position [m]) of q (7,), for the FK
+    check of :func:`_finish` (its zeros' signs may differ from ArmGeometry's: :func:`_turn`)."""
+    rotation = _turn(_v(geo, AXES), math.cos(q[0]), math.sin(q[0]))
     reach = (0.0, 0.0, 0.0)
-    for i in range(7):
-        if i == 0:
-            c, s = math.cos(q[0]), math.sin(q[0])
-            axis = _v(geo, AXES)
-            rotation = (
-                rotate(axis, c, s, rotation[0]),
-                rotate(axis, c, s, rotation[1]),
-                rotate(axis, c, s, rotation[2]),
-            )
-        else:
-            rotation = arm7._times(_v(geo, AXES + 3 * i), rotation, math.cos(q[i]), math.sin(q[i]))
+    for i in range(1, 7):
+        turn = _turn(_v(geo, AXES + 3 * i), math.cos(q[i]), math.sin(q[i]))
+        rotation = (matvec(rotation, turn[0]), matvec(rotation, turn[1]), matvec(rotation, turn[2]))
         if i == 2:
             reach = matvec(rotation, _shoulder_to_wrist(geo, math.cos(q[3]), math.sin(q[3])))
     if geo[TIP_IDENTITY] == 0.0:

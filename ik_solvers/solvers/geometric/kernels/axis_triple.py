@@ -62,7 +62,7 @@ def constants(triple) -> np.ndarray:
     return t
 
 
-@ieee_borrowing
+@ieee_inlined
 def entry(t, i, rotation):
     """u·R w of pair i (:meth:`AxisTriple.entry_pairs` order) for R given by its columns."""
     start = PAIRS + 6 * i
@@ -70,7 +70,7 @@ def entry(t, i, rotation):
     return dot(u, matvec(rotation, (t[start + 3], t[start + 4], t[start + 5])))
 
 
-@ieee_borrowing
+@ieee_inlined
 def entries(t, rotation):
     """The six entries :func:`first_raw` needs."""
     return (
@@ -135,7 +135,7 @@ def _in_range(t, i, angle, seed):
     return near_seed if t[LOWER + i] <= near_seed <= t[UPPER + i] else near_middle
 
 
-@ieee_borrowing
+@ieee_inlined
 def ranged(t, angles, seed):
     """Each angle at its representative within the limits (nearest the seed where several)."""
     if t[ALL_RAW] != 0.0:
@@ -281,7 +281,7 @@ def prefer_first(violation1, distance1, violation2, distance2):
     )
 
 
-@ieee_borrowing
+@ieee_inlined
 def nearest(t, e, seed):
     """The branch within limits nearest the seed (else the one least outside): angles, violation."""
     raw = first_raw(t, e, seed[0])
