@@ -102,6 +102,11 @@ class CaptureStepper:
         self._step: tuple[Footstep, np.ndarray] | None = None  # the capture step, its held ZMP (2,) [m]
         self._landed = False  # the capture step has touched down (the plan re-based then)
 
+    @property
+    def catching(self) -> bool:
+        """A capture step is under way (from its start until the robot stands in its landing)."""
+        return self._step is not None
+
     def standing(self, tick: WalkTick) -> bool:
         """The plan stands still at ``tick`` with nothing commanded."""
         planner = self.generator.planner

@@ -228,7 +228,8 @@ class Stabiliser:
         slope's walk gave back errors beyond the trigger, nor while the far arm is up: a push sideways then has back errors of 20-50 mm as the robot
         rocks, and both arms forward with the far arm raised lost long_legs_heavier's 0.1 m/s
         push right)."""
-        free = tick.support != "double" and self.far_arm.side is None  # far arm up: a push sideways
+        # far arm up: a push sideways; a capture step from standing: the stepping catches it
+        free = tick.support != "double" and self.far_arm.side is None and not self.capture.catching
         front = self.front_arms.update(tick.time, free, error, tick.torso_yaw, q)
         return com + self.front_arms.com_shift(q, front, tick.torso_yaw), {**arm, **front}
 
