@@ -5,10 +5,10 @@ a 0.8 s swing can bring the other foot behind it (docs/walking.md, "Back pushes,
 the contact gives no moment about the heel's edge, so only the body's own parts can take the
 backward angular momentum the push gives. Both shoulders are then flexed forward to
 ``front_arm_angle`` (within their joint limits), in proportion to the error up to ``FULL``
-triggers: the arms' swing forward turns the body the other
-way by its reaction, and their mass carries the CoM forward over the heel, the arm strategy of
-B. Stephens, "Humanoid push recovery" (IEEE-RAS Humanoids 2007). The arms are held ``HOLD`` after
-the error last asked for them, then brought back to where they were over ``LOWER``.
+triggers: the arms' swing forward turns the body the other way by its reaction, and their mass
+carries the CoM forward over the heel, the arm strategy of B. Stephens, "Humanoid push recovery"
+(IEEE-RAS Humanoids 2007). The arms are held ``HOLD`` after the error last asked for them, then
+brought back to where they were over ``LOWER``.
 
 The shoulder joint is found from the limb tree (:func:`ik_solvers.limbs.tree.find_limbs`), never
 by name: of an arm's first three joints, the one whose axis at q = 0 lies most along the root's y
@@ -76,8 +76,10 @@ class FrontArms:
         """Shoulder joint → angle [rad] to command at ``time`` [s] (empty: the arms as they are).
 
         Args:
-            free: the plan walks and no other arm strategy is under way; error: (2,) the DCM error [m] in the world; yaw: [rad] the
-            heading; q: (n,) the measured joints [rad].
+            free: single support, no other arm strategy and no capture step under way.
+            error: (2,) the DCM error [m] in the world.
+            yaw: [rad] the heading.
+            q: (n,) the measured joints [rad].
         """
         along = np.cos(yaw) * error[0] + np.sin(yaw) * error[1]
         across = -np.sin(yaw) * error[0] + np.cos(yaw) * error[1]

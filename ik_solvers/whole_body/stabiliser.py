@@ -224,11 +224,12 @@ class Stabiliser:
     ) -> tuple[np.ndarray, dict[str, float]]:
         """The CoM target ``com`` (2,) [m] and arm command ``arm`` with the front arms added
         (step 5: both shoulders forward on a backward DCM ``error`` (2,) [m] arising in single
-        support, not in double support, where a forward push's rebound and an 8 degree side
-        slope's walk gave back errors beyond the trigger, nor while the far arm is up: a push sideways then has back errors of 20-50 mm as the robot
-        rocks, and both arms forward with the far arm raised lost long_legs_heavier's 0.1 m/s
-        push right)."""
-        # far arm up: a push sideways; a capture step from standing: the stepping catches it
+        support). Not in double support: a forward push's rebound and an 8 degree side slope's
+        walk gave back errors beyond the trigger. Not while the far arm is up: a push sideways
+        then has back errors of 20-50 mm as the robot rocks, and both arms forward with the far
+        arm raised lost long_legs_heavier's 0.1 m/s push right. Not during a capture step from
+        standing: swung then, standing pushes back held 0.30 instead of 0.35-0.40 m/s on
+        long_legs_heavier and short_legs_lighter."""
         free = tick.support != "double" and self.far_arm.side is None and not self.capture.catching
         front = self.front_arms.update(tick.time, free, error, tick.torso_yaw, q)
         return com + self.front_arms.com_shift(q, front, tick.torso_yaw), {**arm, **front}
@@ -387,11 +388,11 @@ def _not_inwards(
     polygon runs more than ``beyond`` [m] outwards over that sole (a push towards the support
     side; ``landing_out_ratio`` of the sole's width: with 0 instead of 20 mm on the packaged
     robot, the fast gait's rocking after a push to the right lost the inward move that held it
-    at one instant of five). The swinging foot,
-    on the other side, cannot catch such a DCM (docs/walking.md, "Sideways pushes"); moved
-    inwards, it only narrowed the stance the robot then rocks back onto: tipped onto the support
-    sole's outer edge, the body came back with the DCM beyond the landed sole's outer edge and fell
-    that way (docs/walking.md, "Support-side pushes: the rebound")."""
+    at one instant of five). The swinging foot, on the other side, cannot catch such a DCM
+    (docs/walking.md, "Sideways pushes"); moved inwards, it only narrowed the stance the robot
+    then rocks back onto: tipped onto the support sole's outer edge, the body came back with the
+    DCM beyond the landed sole's outer edge and fell that way (docs/walking.md, "Support-side
+    pushes: the rebound")."""
     lateral = support[:2, 1]  # the support sole's y axis in the world
     swing_way = 1.0 if side == "left" else -1.0  # the swing's side along it
     if -float(lateral @ excess) * swing_way <= beyond:
