@@ -62,22 +62,33 @@ def find_shoulders(model: RobotModel, com: CenterOfMass, angle: float) -> dict[s
     return found
 
 
+def swinging_joint(
+    model: RobotModel, joints: tuple[str, ...], hand: str, axis: int, least: float
+) -> tuple[str, np.ndarray] | None:
+    """(joint, (3,) [m/rad] how fast ``hand`` moves per radian of it, in the root frame) of the
+    joint among ``joints`` whose axis lies most along the root's axis ``axis`` (0: x, 1: y), at
+    least ``least`` along it, at q = 0 (the first on ties); None when none is. The far arm's
+    abduction joint (about x) and the front arms' flexion joint (about y) are found so."""
+    hand_at = zero_pose(model, hand)[:3, 3]
+    best, along = None, least
+    for name in joints:
+        frame = zero_pose(model, model.joints[name].child)
+        turning = frame[:3, :3] @ model.joints[name].axis
+        if abs(turning[axis]) >= along:
+            best, along = (name, np.cross(turning, hand_at - frame[:3, 3])), abs(turning[axis])
+    return best
+
+
 def _abduction(model: RobotModel, joints: tuple[str, ...], hand: str, side: str) -> tuple[str, float] | None:
     """(joint, +1 or -1: the angle's sign that moves ``hand`` outwards) of the joint among
     ``joints`` whose axis lies most along the root's x, at q = 0; None when none is sideways."""
-    hand_at = zero_pose(model, hand)[:3, 3]
-    best, along = None, SIDEWAYS
-    for name in joints:
-        frame = zero_pose(model, model.joints[name].child)
-        axis = frame[:3, :3] @ model.joints[name].axis
-        if abs(axis[0]) >= along:
-            best, along = (name, np.cross(axis, hand_at - frame[:3, 3])), abs(axis[0])
-    if best is None:
+    found = swinging_joint(model, joints, hand, 0, SIDEWAYS)
+    if found is None:
         return None
-    outwards = best[1][1] * (1.0 if side == "left" else -1.0)  # [m/rad] the hand's sideways motion
+    outwards = found[1][1] * (1.0 if side == "left" else -1.0)  # [m/rad] the hand's sideways motion
     if abs(outwards) < OUTWARDS:
         return None
-    return best[0], float(np.sign(outwards))
+    return found[0], float(np.sign(outwards))
 
 
 class FarArm:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ik_solvers.limbs.tree import find_limbs, zero_pose
+from ik_solvers.limbs.tree import find_limbs
 from ik_solvers.model import RobotModel
 from ik_solvers.whole_body.center_of_mass import CenterOfMass
+from ik_solvers.whole_body.far_arm import SHOULDER_JOINTS, swinging_joint
 
-SHOULDER_JOINTS = 3  # an arm's shoulder: its first joints
 SIDEWAYS_AXIS = 0.5  # |axis · y| at least this: a joint that swings the arm forward and back
 FORWARDS = 1e-3  # [m/rad] a hand moving less forward than this per radian: no flexion
 STRAIGHT = 3.0  # the error back must be this many times its part across (1: pushes right fell at 0.15 m/s)
@@ -40,16 +40,10 @@ def find_flexors(model: RobotModel, angle: float) -> dict[str, float]:
     limits), one per arm whose first joints include one that swings the hand forward."""
     found = {}
     for arm in find_limbs(model).arms:
-        hand_at = zero_pose(model, arm.end_link)[:3, 3]
-        best, along = None, SIDEWAYS_AXIS
-        for name in arm.joint_names[:SHOULDER_JOINTS]:
-            frame = zero_pose(model, model.joints[name].child)
-            axis = frame[:3, :3] @ model.joints[name].axis
-            if abs(axis[1]) >= along:
-                best, along = (name, float(np.cross(axis, hand_at - frame[:3, 3])[0])), abs(axis[1])
-        if best is not None and abs(best[1]) >= FORWARDS:
+        best = swinging_joint(model, arm.joint_names[:SHOULDER_JOINTS], arm.end_link, 1, SIDEWAYS_AXIS)
+        if best is not None and abs(best[1][0]) >= FORWARDS:  # [m/rad] the hand's forward motion
             joint = model.joints[best[0]]
-            found[best[0]] = float(np.clip(np.sign(best[1]) * angle, joint.lower, joint.upper))
+            found[best[0]] = float(np.clip(np.sign(best[1][0]) * angle, joint.lower, joint.upper))
     return found
 
 
