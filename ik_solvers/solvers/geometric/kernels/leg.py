@@ -80,6 +80,7 @@ from ik_solvers.solvers.geometric.kernels.vector3 import (
 FAR, CLOSE, LATERAL = 1, 2, 3
 LIMIT = 100  # ik_solvers.solvers.geometric.base.LIMIT: LIMIT + i, joint i clipped
 SKIPPED = -1  # a branch not solved: it cannot beat the answer already found
+PENDING = -2  # a branch of the seed's hip turn failing at its hip: its knee part only if continuous needs it
 STRETCHED = two_link.STRETCHED  # the knee's (kernels.two_link), as leg.py's knee takes two_link's
 REACH_SLACK = 1e-12  # [m]
 LIMIT_SLACK = 1e-9  # [rad]
@@ -166,6 +167,26 @@ def _keep(k, part, row):
     stretch = two_link.stretch(k, TWO_LINK, part[4], part[5])
     row[STRETCH], row[STRETCH + 1], row[STRETCH + 2], row[STRETCH + 3] = stretch
     return stretch
+
+
+@inlined
+def _keep_hip(part, row):
+    """A hip pair's ``part`` (:func:`hip_part`) into ``row`` (:data:`KEPT`) without its stretch
+    (:func:`_kept_stretch` works it out if a knee part is ever wanted)."""
+    for i in range(HIP_PART):
+        row[i] = part[i]
+    row[STRETCH + 1] = math.nan
+
+
+@inlined
+def _kept_stretch(k, row):
+    """The two-link's :func:`.two_link.stretch` of a hip pair kept in ``row`` (:data:`KEPT`), worked
+    out and kept where :func:`_keep_hip` left it out."""
+    if math.isnan(row[STRETCH + 1]):
+        row[STRETCH], row[STRETCH + 1], row[STRETCH + 2], row[STRETCH + 3] = two_link.stretch(
+            k, TWO_LINK, row[4], row[5]
+        )
+    return row[STRETCH], row[STRETCH + 1], row[STRETCH + 2], row[STRETCH + 3]
 
 
 @inlined
@@ -338,9 +359,14 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 count += 1
                 continue
             row, kept, bend = work[2 + count], work[PARTS + pair], knee_branch * k[NATURAL]
+            rival = turn_branch == first[2]  # LegSolver._rival: the seed's own hip turn
             if kept[SHARED] != 0.0:  # the pair's hip part, solved for the other knee bend
-                stretch = (kept[STRETCH], kept[STRETCH + 1], kept[STRETCH + 2], kept[STRETCH + 3])
-                raw, operands = knee_part(k, kept, bend, row, stretch)
+                hip_distance, fails = _hip_check(k, kept, references, seed)
+                if fails:  # as its other bend did: no knee part now
+                    reasons[count], distances[count] = PENDING if rival else SKIPPED, hip_distance
+                    count += 1
+                    continue
+                raw, operands = knee_part(k, kept, bend, row, _kept_stretch(k, kept))
             else:
                 mirrored = hip_branch != first[0]
                 axis, axis_terms = (plane[4], mirror_terms) if mirrored else (plane[2], terms)
@@ -352,18 +378,23 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 part = hip_part(
                     k, rotation, plane, axis, axis_terms, yaw, roll, turn_branch, bend, references, preferred
                 )
-                hip_distance = _hip_distance(k, part, references, seed)
+                hip_distance, fails = _hip_check(k, part, references, seed)
                 if hip_distance >= beaten:  # its hip and foot roll alone lose: no knee part
                     if part[SHARED] != 0.0:  # nor for the pair's other knee bend
                         bounds[pair] = hip_distance
                     reasons[count] = SKIPPED
                     count += 1
                     continue
+                if fails and part[SHARED] != 0.0:  # no knee part now (at the gimbal the yaw follows it)
+                    _keep_hip(part, kept)  # for the pair's other bend, and _pending_closest
+                    reasons[count], distances[count] = PENDING if rival else SKIPPED, hip_distance
+                    count += 1
+                    continue
                 raw, operands = knee_part(k, part, bend, row, _keep(k, part, kept))
             for i in range(KNEE):
                 row[KNEE_FK + i] = operands[i]
             reasons[count], distances[count] = _limit(k, row, references, raw), _distance(row, seed)
-            if turn_branch == first[2]:  # LegSolver._rival: the seed's own hip turn
+            if rival:
                 closest = min(closest, distances[count])
             count += 1
         while True:  # the nearest successful other branch (strictly nearer than a successful first)
@@ -378,24 +409,55 @@ def solve(k, rotation, translation, seed, seeded, q, work):
                 _copy(work[2 + pick], best)
                 break
             reasons[pick] = checked[0]
+        if best_distance <= closest:  # only a pending branch nearer than the answer can flag a jump
+            closest = _pending_closest(k, work, first, count, references, seed, best_distance, closest)
     _copy(best, q)
     return found[0], found[1], found[2], best_distance <= closest
 
 
 @inlined
-def _hip_distance(k, part, references, seed):
-    """The yaw's, roll's and foot roll's terms of :func:`_distance` [rad²] for a branch whose hip
-    part is ``part`` (:func:`hip_part`), wrapped and clipped as :func:`_limit` does: no more than
-    that branch's distance, in floats too (the same terms, the first two summed in the same order,
-    and a float sum of non-negative terms only grows as terms are added)."""
-    yaw = wrapped(k, 0, part[0], references[0])[1]
-    roll = wrapped(k, 1, part[1], references[1])[1]
-    foot = wrapped(k, N - 1, part[2], references[N - 1])[1]
-    return (
-        (yaw - seed[0]) * (yaw - seed[0])
-        + (roll - seed[1]) * (roll - seed[1])
-        + (foot - seed[N - 1]) * (foot - seed[N - 1])
+def _hip_check(k, part, references, seed):
+    """For a branch whose hip part is ``part`` (:func:`hip_part`): the yaw's, roll's and foot
+    roll's terms of :func:`_distance` [rad²], wrapped and clipped as :func:`_limit` does (no more
+    than that branch's distance, in floats too: the same terms, the first two summed in the same
+    order, and a float sum of non-negative terms only grows as terms are added); and whether every
+    branch of that hip pair fails :func:`_limit` whatever its knee (the plane misses W, or a limit
+    clips the yaw, the roll or the foot roll, the q[0], q[1], q[5] :func:`knee_part` writes, by
+    more than LIMIT_SLACK)."""
+    yaw, yaw_clipped = wrapped(k, 0, part[0], references[0])
+    roll, roll_clipped = wrapped(k, 1, part[1], references[1])
+    foot, foot_clipped = wrapped(k, N - 1, part[2], references[N - 1])
+    distance = (
+        (yaw_clipped - seed[0]) * (yaw_clipped - seed[0])
+        + (roll_clipped - seed[1]) * (roll_clipped - seed[1])
+        + (foot_clipped - seed[N - 1]) * (foot_clipped - seed[N - 1])
     )
+    clipped = abs(yaw_clipped - yaw) > LIMIT_SLACK or abs(roll_clipped - roll) > LIMIT_SLACK
+    return distance, part[6] != 0.0 or clipped or abs(foot_clipped - foot) > LIMIT_SLACK
+
+
+@inlined
+def _pending_closest(k, work, first, count, references, seed, best_distance, closest):
+    """``closest`` [rad²] lowered by the PENDING branches among the first ``count`` other branches
+    of :func:`solve` (``work``: its scratch) whose hip terms (their ``distances``) are below the
+    answer's ``best_distance``: each one's knee part, clipped q and distance, until one is nearer
+    than the answer (then ``continuous`` is False whatever the rest). The others cannot be nearer
+    than the answer (:func:`_hip_check`), so ``continuous``, best_distance <= closest, is what
+    all their distances would give."""
+    others = len(BRANCHES) - 1
+    distances, reasons, index = work[2 + others], work[3 + others], 0
+    for branch in BRANCHES:
+        if branch == first:
+            continue
+        if index < count and reasons[index] == PENDING and distances[index] < best_distance:
+            kept, row = work[PARTS + _pair_of(branch, first)], work[2 + index]
+            raw = knee_part(k, kept, branch[1] * k[NATURAL], row, _kept_stretch(k, kept))[0]
+            _limit(k, row, references, raw)
+            closest = min(closest, _distance(row, seed))
+            if closest < best_distance:
+                return closest
+        index += 1
+    return closest
 
 
 @inlined

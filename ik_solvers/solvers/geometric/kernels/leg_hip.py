@@ -9,7 +9,7 @@ The other branches share most of their joints with one already solved: the first
 with the knee flipped has the same hip angles and foot roll, and a knee mirrored about the stretch
 (the two-link's bend -ψ for ψ: θ' = -θ - 2 s κ); a hip pair's yaw and roll cost a leg plane and two
 arctangents, the yaw's one alone often enough; once a pair's hip part is solved, its yaw, roll
-and foot roll terms bound both its knee bends before their knee parts (:func:`.leg._hip_distance`).
+and foot roll terms bound both its knee bends before their knee parts (:func:`.leg._hip_check`).
 The bounds are inlined into the search (a call each cost 4 % of a seeded solve).
 A branch of the seed's other hip turn counts only where it succeeds, so a pair of that turn whose
 yaw or roll a limit clips (on most legs the turned yaw, the first's ± π, is out of limits) is not
