@@ -129,6 +129,17 @@ def test_non_finite_target_or_seed_arrays_are_refused_by_a_solve(arm, kind):
         solver.solve(np.eye(4), seed=np.full(7, np.inf))
 
 
+@pytest.mark.parametrize("tip,length", [("l_wrist", 6), ("l_wrist", 8), ("l_sole", 5), ("l_sole", 7)])
+def test_float_seed_of_another_length_is_refused_by_a_geometric_solve(tip, length):
+    """A contiguous float64 seed goes to the compiled check as it is, which checks its length."""
+    chain = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")).chain("base_link", tip)
+    solver = make_solver("geometric", chain)
+    with pytest.raises(
+        InvalidTargetError, match=rf"seed has shape \({length},\).*expected finite \({chain.n},\)"
+    ):
+        solver.solve(chain.fk(np.zeros(chain.n)), seed=np.zeros(length))
+
+
 def test_batch_with_a_bad_bottom_row_fails_that_row_only_or_is_refused(arm):
     targets = np.stack([arm.fk(np.zeros(7)), bad_bottom_row()])
     batch = make_solver("geometric", arm).solve_batch(targets)

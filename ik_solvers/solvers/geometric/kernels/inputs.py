@@ -45,7 +45,8 @@ def check(e, seed, seeded, lower, upper, clipped):
 
     Returns:
         VALID; BAD_POSE (not finite, or the rotation not orthonormal with det +1, to 1e-6);
-        BAD_BOTTOM_ROW (not [0, 0, 0, 1] to 1e-6); BAD_SEED (a non-finite seed entry).
+        BAD_BOTTOM_ROW (not [0, 0, 0, 1] to 1e-6); BAD_SEED (a non-finite seed entry, or not as
+        many entries as ``clipped``: the caller checks only the seed's type, not its length).
     """
     a0, a1, a2, b0, b1, b2, d0, d1, d2 = e[0], e[4], e[8], e[1], e[5], e[9], e[2], e[6], e[10]
     x, y, z = e[3], e[7], e[11]
@@ -60,7 +61,7 @@ def check(e, seed, seeded, lower, upper, clipped):
     row_ok = abs(e[12]) <= TOLERANCE and abs(e[13]) <= TOLERANCE and abs(e[14]) <= TOLERANCE
     if not (row_ok and abs(e[15] - 1.0) <= TOLERANCE):
         return BAD_BOTTOM_ROW
-    if seeded and not clip_seed(seed, lower, upper, clipped):
+    if seeded and (seed.shape[0] != clipped.shape[0] or not clip_seed(seed, lower, upper, clipped)):
         return BAD_SEED
     return VALID
 
