@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from ik_solvers.chain import Chain
 
 FLOAT64 = np.dtype(np.float64)  # compared by identity: cheaper than ==, on one solve's hot path
-ONE_STRIDE = (FLOAT64.itemsize,)  # the strides of a contiguous float64 array of one axis
+# the strides of a contiguous float64 array of one axis: with the class and dtype, a seed the compiled
+# input check (geometric.kernels.inputs.check, which checks its length) takes as it is
+ONE_STRIDE = (FLOAT64.itemsize,)
 
 
 def plain_floats(value: object, shape: tuple[int, ...]) -> bool:
@@ -30,14 +32,6 @@ def plain_floats(value: object, shape: tuple[int, ...]) -> bool:
         and value.shape == shape
         and value.flags.c_contiguous
     )
-
-
-def float_vector(value: object) -> bool:
-    """Whether ``value`` is a float64 array of one axis with its entries next to each other (any
-    length): a seed that the compiled input check (:func:`ik_solvers.solvers.geometric.kernels.inputs.check`,
-    which checks its length) takes as it is. Cheaper than :func:`plain_floats` on one solve's hot
-    path: ``strides`` is one attribute where ``shape`` and ``flags`` are two (``flags`` builds an object)."""
-    return value.__class__ is np.ndarray and value.dtype is FLOAT64 and value.strides == ONE_STRIDE
 
 
 INVALID_POSE = (

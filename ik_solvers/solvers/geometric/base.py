@@ -27,11 +27,12 @@ import numpy as np
 from ik_solvers.chain import Chain
 from ik_solvers.compiled.jit import PARALLEL_LOCK
 from ik_solvers.solvers.checks import (
+    FLOAT64,
     INVALID_POSE,
+    ONE_STRIDE,
     check_pole,
     check_seed,
     float_array,
-    float_vector,
     seed_array,
 )
 from ik_solvers.solvers.errors import InvalidTargetError
@@ -158,7 +159,11 @@ class GeometricSolver(ABC):
             raise InvalidTargetError(f"target has shape {target.shape}; expected (4, 4) homogeneous pose")
         entries = target.ravel()
         seeded = seed is not None
-        if seeded and not float_vector(seed):  # its length: in the compiled check
+        # a contiguous float64 vector goes to the compiled check as it is (which checks its length);
+        # tested here, not in a function: a call is a third of this test's cost, on the hot path
+        if seeded and (
+            seed.__class__ is not np.ndarray or seed.dtype is not FLOAT64 or seed.strides != ONE_STRIDE
+        ):
             seed = np.ascontiguousarray(check_seed(self.chain, seed))
         clipped = self._clipped_seed if seeded else self._chain_lower
         code, found = self._check_and_solve(entries, seed if seeded else clipped, seeded, clipped)
