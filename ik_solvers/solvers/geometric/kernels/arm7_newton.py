@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ik_solvers.compiled.jit import ieee_borrowing
+from ik_solvers.compiled.jit import ieee_borrowing, ieee_inlined
 from ik_solvers.solvers.geometric.kernels import axis_triple as triple
 from ik_solvers.solvers.geometric.kernels.axis_triple import LIMIT_TOLERANCE
 
@@ -21,7 +21,7 @@ TRUST_STEP, MARGIN, MARGIN_WEIGHT = 0.3, 0.1, 0.5  # swivel_newton.TRUST_STEP [r
 LOWER, UPPER, SEED, Q4 = 3, 10, 23, 30  # arm7.LOWER, arm7.UPPER in ``geo``; arm7.SEED, arm7.Q4 in ``arm``
 
 
-@ieee_borrowing
+@ieee_inlined
 def _term(geo, arm, i, x, rate, sums):
     """Add joint i's cost terms (its change from the seed, its pull off the limits) at angle x
     [rad] with rate dx/dψ to ``sums`` (cost, slope, curvature); returns the new sums."""
@@ -36,7 +36,7 @@ def _term(geo, arm, i, x, rate, sums):
     return cost, slope, gauss
 
 
-@ieee_borrowing
+@ieee_inlined
 def _rates(t, forms, entries, upper, c, s):
     """One triple's angle rates dθ/dψ on its branch at swivel (cos ψ, sin ψ), ``entries`` its
     :func:`.axis_triple.entries_at` there."""
@@ -44,7 +44,7 @@ def _rates(t, forms, entries, upper, c, s):
     return rate1, rate2 if upper else -rate2, rate3
 
 
-@ieee_borrowing
+@ieee_inlined
 def _angles(t, entries, seed, upper):
     """One triple's angles on its branch at the swivel of ``entries`` (its
     :func:`.axis_triple.entries_at`) and their violation [rad]."""

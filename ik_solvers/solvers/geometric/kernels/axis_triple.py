@@ -94,7 +94,7 @@ def _third_point(t, e, h, c1, s1):
     return (t[CXB_A] * c2 + t[CXB_X] * s2) * n3 + (t[CXB_X] * c2 - t[CXB_A] * s2) * yx, yb
 
 
-@ieee_borrowing
+@ieee_inlined
 def first_raw(t, e, seed0):
     """The first branch's angles before they are brought into range (AxisTriple._first_raw)."""
     g, n1, d1 = e[0], e[1], e[2]
@@ -514,7 +514,7 @@ def matching_roots(forms, points, roots, count):
     return count
 
 
-@ieee_borrowing
+@ieee_inlined
 def rates_at(forms, cos_psi, sin_psi):
     """d/dψ of :func:`entries_at`'s six entries: -k_c sin ψ + k_s cos ψ each."""
     return (
@@ -527,7 +527,7 @@ def rates_at(forms, cos_psi, sin_psi):
     )
 
 
-@ieee_borrowing
+@ieee_inlined
 def first_rates(t, e, de):
     """AxisTriple.first_rates: d/dψ of :func:`first_raw`'s angles [rad/rad] from the entries ``e``
     and their rates ``de``; NaN near the alignment (|R c × a| < ``RATE_ALIGNED``)."""
