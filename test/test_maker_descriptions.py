@@ -3,6 +3,7 @@ unedited: the quirks of their files that the package must take."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -188,3 +189,42 @@ def test_packaged_humanoid_walks_its_soles_as_far_apart_as_it_stands():
     stance = StanceSolver(RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf")))
     geometry = WalkingPatternGenerator(stance.model, load_walk_config(), stance=stance).geometry
     assert geometry.foot_separation == geometry.start_separation == pytest.approx(0.16)
+
+
+def _planned_liftoff_margins(urdf_xml: str, config) -> tuple[list[float], float]:
+    """The plan's CoM margins [m] inside the support sole at each lift-off of a forward walk (the
+    walk's 0.9 of the top speed, 6 steps, no simulation), and the robot's sole width [m]."""
+    stance = StanceSolver(RobotModel.from_urdf_string(urdf_xml))
+    generator = WalkingPatternGenerator(stance.model, config, stance=stance)
+    generator.set_command(0.9 * generator.max_command[0], 0.0, 0.0)
+    soles = generator.geometry.soles
+    margins, previous = [], "double"
+    for _ in range(round((config.command_delay + 6.0 * generator.config.step_period) / config.dt)):
+        tick = generator.step()
+        if tick.support != "double" and previous == "double":
+            index = 0 if tick.support == "left" else 1
+            pose = tick.left_sole if index == 0 else tick.right_sole
+            hull = walk_metrics.footprint_hull([soles[index]], [pose])
+            margins.append(walk_metrics.polygon_margin(tick.com, hull))
+        previous = tick.support
+    return margins, float(np.min([sole.size[1] for sole in soles]))
+
+
+def test_unitree_h1_2_lifts_a_foot_with_its_com_well_inside_the_support_sole():
+    # its soles walk 0.309 m apart on 0.081 m wide feet (the packaged robot: 0.16 on 0.08): with
+    # the packaged timing the CoM trails the ZMP transfer by s / (2 ω T) = 33 mm, and lifts off
+    # 7 mm inside the sole (ik_demo: CoM margin 6.4-8.0 mm against the demo's 10)
+    description = without_missing_meshes(load_description(UNITREE_H1_2)).self_contained()
+    margins, width = _planned_liftoff_margins(description, load_walk_config())
+    assert len(margins) >= 4
+    # [m] 0.8 of walk.yaml's liftoff_margin_ratio (0.2) of the sole width; the demo asks 10 mm
+    assert min(margins) > 0.8 * 0.2 * width > 0.01
+
+
+def test_packaged_humanoid_transfers_its_weight_in_the_time_walk_yaml_gives():
+    model = RobotModel.from_urdf_file(package_share_path("urdf", "humanoid.urdf"))
+    config = load_walk_config()
+    generator = WalkingPatternGenerator(model, config)
+    assert generator.config.liftoff_margin_ratio > 0.0
+    off = WalkingPatternGenerator(model, replace(config, liftoff_margin_ratio=0.0)).config
+    assert replace(generator.config, liftoff_margin_ratio=0.0) == off  # its plan as before

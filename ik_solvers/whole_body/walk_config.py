@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ik_solvers.parameter_rules import ParameterError, Rule, check_fields, field_rules, rule_field
+from ik_solvers.whole_body.capture_point import natural_frequency
 
 MAX_PREVIEW_STEPS = 2000  # preview_time / dt: the preview gains and every tick's ZMP reference
 # have this many rows (2000 rows: the generator built in 0.07 s and stepped in 0.4 ms; 160: 0.33 ms)
@@ -88,6 +89,13 @@ class WalkConfig:
             the CoM strays from its plan by an amount that grows with the swing's pace, and a
             smaller footprint tolerates less (6 cm wide or 8 cm long feet fell at 0.8 s and walked
             at 1.2 s, docs/your-robot.md); 0: not scaled.
+        liftoff_margin_ratio: > 0: on a robot whose soles walk far apart for their width, the
+            ZMP transfer (``double_support``) lasts long enough that the CoM stands this share
+            of the sole's width inside the support sole when the other foot lifts: at the end
+            of a linear ZMP transfer over a distance s in a time T the cart-table CoM (its
+            bounded solution, which preview control follows) trails the ZMP by s / (2 ω T),
+            ω = √(g / z_c), so T ≥ s / (2 ω (w/2 − inset − margin)) (docs/walking.md, "The CoM
+            margin at lift-off"); 0: as given.
         stabilise: close the loop (:mod:`ik_solvers.whole_body.stabiliser`): the CoM and torso
             attitude corrected from the IMU and the joint positions, landings adjusted.
         com_feedback_gain: the CoM target moves this times the DCM error (measured − planned)
@@ -171,6 +179,11 @@ class WalkConfig:
     timing_com_height: float = _optional_size("CoM height the durations are tuned for (scaled by sqrt)")
     timing_sole_length: float = _optional_size("footprint length the swing duration is tuned for")
     timing_sole_width: float = _optional_size("footprint width the swing duration is tuned for")
+    liftoff_margin_ratio: float = _closed(
+        0.0,
+        "CoM inside the support sole at lift-off, lengthening the ZMP transfer / sole width (0: off)",
+        0.45,
+    )
     stabilise: bool = rule_field(
         Rule(
             False, "close the loop on the IMU and joint positions (whole_body.stabiliser)", start_up_only=True
@@ -333,6 +346,30 @@ class WalkConfig:
         if scale <= 1.0 + 1e-6:  # as large (to rounding): the swing as given
             return self
         return replace(self, single_support=round(self.single_support * scale / self.dt) * self.dt)
+
+    def for_stance(self, separation: float, sole_width: float, com_height: float) -> WalkConfig:
+        """This configuration with its ZMP transfer made long enough for the CoM margin at lift-off
+        (``liftoff_margin_ratio``) on soles ``separation`` [m] apart (centres) and ``sole_width``
+        [m] wide, the CoM ``com_height`` [m] high (whole periods ``dt``); itself when the
+        transfer is long enough as given or the ratio is 0.
+
+        Raises:
+            ValueError: the ZMP inset and the margin leave no room inside the sole's half width.
+        """
+        if not self.liftoff_margin_ratio:
+            return self
+        inset = self.zmp_inset_ratio * sole_width
+        room = 0.5 * sole_width - inset - self.liftoff_margin_ratio * sole_width  # [m] CoM lag allowed
+        if room <= 0.0:
+            raise ValueError(
+                f"zmp_inset_ratio {self.zmp_inset_ratio} and liftoff_margin_ratio {self.liftoff_margin_ratio} "
+                "leave the CoM no room inside the sole's half width; accepted: their sum below 0.5"
+            )
+        transfer = max(separation - 2.0 * inset, 0.0)  # [m] between the two soles' ZMP references
+        needed = transfer / (2.0 * natural_frequency(com_height) * room)  # [s]
+        if needed <= self.double_support + 1e-9:
+            return self
+        return replace(self, double_support=math.ceil(needed / self.dt - 1e-6) * self.dt)
 
     @property
     def step_period(self) -> float:

@@ -69,7 +69,8 @@ class WalkingPatternGenerator:
         model: the robot (sizes from its URDF, see :class:`WalkGeometry`).
         config: timing and fractions; defaults suit the packaged humanoid and scale with it (the
             durations with the CoM height when ``timing_com_height`` is set, the swing with a
-            smaller footprint when ``timing_sole_length``/``width`` are: :attr:`config` is the
+            smaller footprint when ``timing_sole_length``/``width`` are, the transfer with soles
+            far apart for their width when ``liftoff_margin_ratio`` is: :attr:`config` is the
             scaled configuration).
         left_sole, right_sole: (4, 4) initial world poses of the standing soles; None = the
             standing stance (``WalkGeometry.start_separation``) around the world origin, facing
@@ -88,7 +89,11 @@ class WalkingPatternGenerator:
         config = config or WalkConfig()
         self.geometry = WalkGeometry.from_model(model, config, stance)
         footprint = np.min([sole.size for sole in self.geometry.soles], axis=0)
-        self.config = config.for_com_height(self.geometry.com_height).for_footprint(tuple(footprint))
+        self.config = (
+            config.for_com_height(self.geometry.com_height)
+            .for_footprint(tuple(footprint))
+            .for_stance(self.geometry.foot_separation, float(footprint[1]), self.geometry.com_height)
+        )
         half = 0.5 * self.geometry.start_separation
         left_sole = sole_matrix(0.0, half, 0.0, 0.0) if left_sole is None else np.asarray(left_sole, float)
         right_sole = (
