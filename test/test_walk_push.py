@@ -90,7 +90,7 @@ def test_a_push_towards_the_support_side_is_held_with_the_far_arm():
 def test_a_push_towards_the_support_side_is_held_with_the_torso_rolled_into_the_fall():
     # 0.2 m/s to the left in the middle of a single support (left sole standing): the far arm
     # alone holds the push but not the robot (it rolls over the left sole's outer edge); with the
-    # torso rolled 0.3 rad into the fall while that arm is up (walk.arm_torso_roll, a hip
+    # torso rolled 0.15 rad into the fall while that arm is up (walk.arm_torso_roll, a hip
     # strategy) it walks on
     push = np.array([0.0, 0.2])
     assert CLOSED.arm_torso_roll > 0.0
