@@ -222,6 +222,38 @@ def far_arm_walk():
             return generator, stance, stabiliser, tick, commanded
 
 
+def test_the_torso_rolls_into_the_fall_while_the_far_arm_is_up(far_arm_walk):
+    generator, stance, stabiliser, tick, _ = far_arm_walk
+    arm = stabiliser.far_arm
+    arm.roll = 0.3  # walk.arm_torso_roll [rad]
+    support = tick.support
+    outward = 1.0 if support == "left" else -1.0  # the support sole's outer side (world y)
+    errors = []
+    for _ in range(20):  # 0.2 s tipped over the support sole: the arm goes up, the roll rises
+        tick = generator.step()
+        correction = stabiliser.update(tick, tilted(-outward * 0.08, 0.0), np.zeros(3), _joints(stance, tick))
+        errors.append(correction.dcm_error[1] * outward)
+    assert correction.arm  # the far arm is up
+    assert arm.peak == pytest.approx(max(errors))
+    # its size: 0.3 rad times the error's excess over the trigger (25 mm) / the trigger, at most 1
+    roll = 0.3 * min(max(arm.peak / 0.025 - 1.0, 0.0), 1.0)
+    assert roll > 0.05
+    # the torso level alone turns the top 0.04 rad away from the tilt; the roll turns it into it
+    assert correction.torso_rotation[1, 2] * outward == pytest.approx(np.sin(roll - 0.04), abs=0.01)
+    while generator.planner.phase_at(tick.time).support in (support, "double"):
+        tick = generator.step()
+        correction = stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
+    assert correction.torso_rotation[1, 2] * outward == pytest.approx(np.sin(roll), abs=0.01)  # held
+    start = tick.time
+    while tick.time < start + 2.1:  # lowered with the arm, over arm_lower_time (2 s)
+        tick = generator.step()
+        correction = stabiliser.update(tick, LEVEL, np.zeros(3), _joints(stance, tick))
+        if abs(tick.time - (start + 1.0)) < 0.005:
+            assert correction.torso_rotation[1, 2] * outward == pytest.approx(np.sin(0.5 * roll), abs=0.01)
+    assert correction.arm == {}
+    assert correction.torso_rotation[1, 2] == pytest.approx(0.0, abs=1e-9)
+
+
 def test_a_push_towards_the_support_side_raises_the_far_arm_and_a_normal_walk_does_not(far_arm_walk):
     generator, stance, stabiliser, tick, commanded = far_arm_walk
     assert not any(commanded)  # 3 s of walking as planned: no arm

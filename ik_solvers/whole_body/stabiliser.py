@@ -25,7 +25,8 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 4. **The far arm**: a push towards the support side that drives the DCM error beyond
    ``arm_trigger`` outwards over the support sole raises the arm on the other side, held and
    lowered slowly (:mod:`ik_solvers.whole_body.far_arm`); the CoM target moves by the arm's own
-   shift of the CoM, so that a stance solve that counts the raised arm does not undo it.
+   shift of the CoM, so that a stance solve that counts the raised arm does not undo it. While
+   it is up the torso also rolls into the fall by ``arm_torso_roll`` (a hip strategy).
 5. **The front arms**: a walking push back that drives the DCM error beyond ``front_arm_trigger``
    behind the plan's swings both arms forward to ``front_arm_angle``, held and lowered
    (:mod:`ik_solvers.whole_body.front_arms`); the CoM target moves by their shift of the CoM.
@@ -161,7 +162,11 @@ class Stabiliser:
         )
         self.tilt = TiltFilter(self.config.torso_level_filter, self.config.dt)
         self.far_arm = FarArm(
-            stance.com, self.config.arm_trigger, self.config.arm_raise_angle, self.config.arm_lower_time
+            stance.com,
+            self.config.arm_trigger,
+            self.config.arm_raise_angle,
+            self.config.arm_lower_time,
+            self.config.arm_torso_roll,
         )
         self.front_arms = FrontArms(stance.com, self.config.front_arm_trigger, self.config.front_arm_angle)
         self._planned: tuple[tuple[str, float], np.ndarray] | None = None  # (swing, its landing as planned)
@@ -216,7 +221,8 @@ class Stabiliser:
         com, arm = self._front_arms(tick, error, q, com, arm)
         roll, pitch = self.tilt.update(estimate.roll, estimate.pitch, elapsed)
         level = self.config.torso_level_gain
-        rotation = attitude_matrix(-level * roll, -level * pitch, tick.torso_yaw)
+        hip = self.far_arm.torso_roll(tick.time)
+        rotation = attitude_matrix(hip - level * roll, -level * pitch, tick.torso_yaw)
         return Correction(com, rotation, estimate, error, absorbed, moved, arm)
 
     def _front_arms(

@@ -150,6 +150,10 @@ class WalkConfig:
         arm_raise_angle: [rad] how far that arm's shoulder abducts (within its joint limit).
         arm_lower_time: [s] once the next single support begins, the arm returns to where it was
             over this time (lowered at once, it threw the body back towards the push).
+        arm_torso_roll: [rad] while the far arm is up, the torso rolls into the fall (its top
+            towards the support side) by up to this, reached as the outward DCM error grows from
+            ``arm_trigger`` to twice it, returned as the arm is lowered: a hip strategy
+            (:mod:`ik_solvers.whole_body.far_arm`); 0: none.
         front_arm_trigger: [m] walking, a DCM error beyond this behind the plan's (mostly along
             the heading) swings both arms forward (:mod:`ik_solvers.whole_body.front_arms`: their
             reaction and mass against the tip over the support heel); 0: never.
@@ -279,6 +283,9 @@ class WalkConfig:
         2.9, "the far arm's shoulder abduction (within its limit)", math.pi, "rad"
     )
     arm_lower_time: float = _seconds(2.0, "the far arm returns to where it was over this time")
+    arm_torso_roll: float = _closed(
+        0.0, "the torso's largest roll into the fall while the far arm is up (0: none)", 0.5, "rad"
+    )
     front_arm_trigger: float = _closed(
         0.0, "DCM error behind the plan's, walking, that swings both arms forward (0: never)", 1.0, "m"
     )
