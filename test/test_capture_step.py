@@ -22,9 +22,15 @@ from ik_solvers.whole_body.state_estimate import BaseEstimate
 @pytest.fixture
 def standing():
     """A stabiliser with capture steps on the packaged robot's pattern, standing still."""
+    return _standing(1.5)
+
+
+def _standing(capture_swing: float):
+    """The pattern, its capture stepper and the tick it stands still at, the capture swing
+    ``capture_swing`` pendulum periods (1 / ω)."""
     model = robot("packaged")
     stance = StanceSolver(model)
-    config = WalkConfig(stabilise=True, timing_com_height=0.455, capture_swing=1.5)
+    config = WalkConfig(stabilise=True, timing_com_height=0.455, capture_swing=capture_swing)
     generator = WalkingPatternGenerator(model, config, stance=stance)
     stabiliser = Stabiliser(generator, stance)
     for _ in range(20):
@@ -75,6 +81,24 @@ def test_a_large_push_steps_towards_the_dcm_within_reach(standing, velocity, sid
     # never across the support sole, nor narrower than 0.75 of the standing stance (narrower rolled over sideways)
     assert abs(offset[1]) >= NARROWEST * generator.geometry.foot_separation - 1e-9
     assert generator.controller.state[0] == pytest.approx(estimate.com[:2])  # planned from the measured CoM
+
+
+@pytest.mark.parametrize("outwards, landed", [(0.10, NARROWEST), (0.16, 1.0)])
+def test_a_landing_read_beyond_the_reach_goes_narrower_when_the_dcm_stays_inside(outwards, landed):
+    """A target 0.5 m ahead (the estimate over-reads a large push: 0.45 m predicted against 0.28 m
+    true at 0.5 m/s) lies outside every landing's hull, so the hull rule alone lands the foot a full
+    stance width out and the caught DCM ends beside the landed sole. Caught at the landed sole's
+    centre along the push, a target ``outwards`` [m] beside the support sole stays inside the hull at
+    0.75 of the width (0.10 m: the step lands there) or not (0.16 m, on the landing's own line: it
+    lands a full width out). Held 18 / 8 of the 25 forward / back standing cells on the five robots
+    against main's 14 / 5 (docs/walking.md, "the landing's sideways place")."""
+    generator, stepper, tick = _standing(0.8)
+    support = tick.left_sole
+    target = support[:2, 3] + support[:2, :2] @ np.array([0.5, -outwards])
+    landing = stepper._landing("right", support, target)
+    local = support[:2, :2].T @ (landing[:2] - support[:2, 3])
+    assert local[0] == pytest.approx(stepper.reach)
+    assert -local[1] == pytest.approx(landed * generator.geometry.foot_separation)
 
 
 def test_a_sideways_push_is_left_to_the_ankles(standing):

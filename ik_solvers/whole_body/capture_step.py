@@ -19,7 +19,11 @@ push recovery", IEEE-RAS Humanoids 2006). :class:`CaptureStepper` then:
    widest down to that, the widest that keeps the predicted DCM a margin inside the two soles'
    convex hull (shrunk by the margin), else the one that keeps it deepest (a large push landed a
    full stance width out and left the DCM on the staggered hull's diagonal edge; every landing
-   at 0.75 lost a small push on ``long_legs_heavier``);
+   at 0.75 lost a small push on ``long_legs_heavier``). A target beyond ``NARROW_BEYOND`` reaches
+   (the estimate over-reads a large push: 0.45 m predicted against 0.28 m true) lies outside
+   every landing's hull and the rule lands a full width out: such a landing goes to 0.75 of the
+   width when the DCM, caught at the landed sole's centre along the push, stays inside the shrunk
+   hull there;
 3. resets the pattern's CoM state to the measured one (the plan is made from where the robot
    is, :meth:`WalkingPatternGenerator.observe_com`) and lays the step into the plan
    (:meth:`FootstepPlanner.step_now`); from touch-down the robot stands in the stance it landed
@@ -65,6 +69,9 @@ FOLLOW_LIMIT = 0.03  # [m] that far at most (0.02: long_legs_heavier fell to a 0
 MOVE_UNTIL = 0.8  # share of the capture swing after which its landing is no longer moved
 # the landing's least lateral place / the standing stance's (0.6: a push back fell on long_legs_heavier)
 NARROWEST = 0.75
+# a landing whose target lies beyond this many reaches (the estimate over-reads a large push) lands at
+# NARROWEST of the width when the DCM, caught at the landed sole's centre along the push, stays inside
+NARROW_BEYOND = 1.2
 HULL_DEPTH = 1.0  # [margins] how deep inside the shrunk hull the widest landing keeps the predicted DCM
 # the landed stance's first ZMP reference: this share of the way from the soles' midpoint to the caught DCM
 LANDED_SHARE = 0.5
@@ -211,12 +218,19 @@ class CaptureStepper:
         sole = self.generator.geometry.soles[0 if side == "left" else 1]
         rotation = support[:2, :2]
         sign = 1.0 if side == "left" else -1.0
-        local = rotation.T @ (target - support[:2, 3]) - np.asarray(sole.center)  # sole origin
+        seen = rotation.T @ (target - support[:2, 3])  # in the support sole's frame
+        local = seen - np.asarray(sole.center)  # the landing sole's origin
+        beyond = abs(float(local[0])) > NARROW_BEYOND * self.reach
         local[0] = np.clip(local[0], -self.reach, self.reach)
-        outwards = np.clip(sign * local[1], self.inner, self.generator.geometry.foot_separation + self.reach)
-        local[1] = sign * self._hull_outwards(
-            side, local[0], float(outwards), rotation.T @ (target - support[:2, 3])
+        widest = float(
+            np.clip(sign * local[1], self.inner, self.generator.geometry.foot_separation + self.reach)
         )
+        outwards = self._hull_outwards(side, local[0], widest, seen)
+        if beyond:
+            caught = np.array([local[0] + sole.center[0], seen[1]])  # along the push: the landed centre
+            if self._depth(side, local[0], NARROWEST * widest, caught) >= 0.0:
+                outwards = NARROWEST * widest
+        local[1] = sign * outwards
         origin = support[:2, 3] + rotation @ local
         return np.array([origin[0], origin[1], np.arctan2(support[1, 0], support[0, 0])])
 
@@ -227,19 +241,21 @@ class CaptureStepper:
         ``NARROWEST``..1 of ``widest`` that keeps it ``HULL_DEPTH`` margins inside, else the deepest.
         A landing a full stance width out left the DCM of a large push on the staggered hull's
         diagonal edge and the caught robot rolled over it (docs/walking.md, 2026-11-29 late)."""
+        widths = np.linspace(widest, NARROWEST * widest, 6)
+        depths = np.array([self._depth(side, along, width, target) for width in widths])
+        enough = np.flatnonzero(depths >= HULL_DEPTH * self.margin)
+        return float(widths[enough[0]] if len(enough) else widths[int(np.argmax(depths))])
+
+    def _depth(self, side: str, along: float, outwards: float, target: np.ndarray) -> float:
+        """[m] how deep ``target`` (2,) [m, in the support sole's frame] lies inside the two soles'
+        convex hull shrunk by the margin (negative outside), ``side``'s sole origin ``along`` [m]
+        ahead of the support's and ``outwards`` [m] outside it."""
         soles = self.generator.geometry.soles
         swing, support = (soles[0], soles[1]) if side == "left" else (soles[1], soles[0])
         sign = 1.0 if side == "left" else -1.0
-        widths = np.linspace(widest, NARROWEST * widest, 6)
-        depths = np.empty(len(widths))
-        for i, width in enumerate(widths):
-            hull = convex_hull(
-                np.concatenate([support.polygon, swing.polygon + np.array([along, sign * width])])
-            )
-            normals, offsets, _ = half_planes(hull, self.margin)
-            depths[i] = float(np.min(offsets - normals @ target))
-        enough = np.flatnonzero(depths >= HULL_DEPTH * self.margin)
-        return float(widths[enough[0]] if len(enough) else widths[int(np.argmax(depths))])
+        landed = swing.polygon + np.array([along, sign * outwards])
+        normals, offsets, _ = half_planes(convex_hull(np.concatenate([support.polygon, landed])), self.margin)
+        return float(np.min(offsets - normals @ target))
 
     def _landed_zmp(self, tick: WalkTick, xi: np.ndarray) -> np.ndarray:
         """(2,) [m] the landed stance's first ZMP reference, set in the plan: ``LANDED_SHARE`` of
