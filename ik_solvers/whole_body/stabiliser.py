@@ -38,8 +38,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 On a slope (``slope_filter`` > 0, :mod:`ik_solvers.whole_body.floor_slope`) the CoM target
 also leans uphill by z_c tan α, so that the weight stays over the soles; standing, it also leans
 against the support sole's own tilt beyond the floor's when a push tips the soles over their
-edge (``tip_lean_gain``, :meth:`FloorSlope.tip_lean`); walking, in double support, it leans
-forward against soles measured on their heels beyond ``heel_lean_tilt`` (:meth:`Stabiliser._heel_lean`).
+edge (``tip_lean_gain``, :meth:`FloorSlope.tip_lean`); walking, in double support while the
+front arms are out, it leans forward against soles measured on their heels beyond
+``heel_lean_tilt`` (:meth:`Stabiliser._heel_lean`).
 
 No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 """
@@ -261,9 +262,9 @@ class Stabiliser:
         front arms are out (a walking push back: gated so, the lean lost pushes right, 0.70 ->
         0.50 m/s on short_legs_lighter, 0.50 -> 0.40 on heavier_torso; gated on a backward DCM
         error instead, it helped no back push), with a sole measured on its heel
-        (``heel_lean_tilt``): z_c tan(θ − θ_0), θ the
-        larger of the two soles' heel-down pitch against the learnt floor (the IMU's attitude and
-        each leg's joints ``q``, :meth:`FloorSlope.tip_lean`), θ_0 that field; at most
+        (``heel_lean_tilt``): z_c tan(θ − θ_0), θ the larger of the two soles' heel-down pitch
+        against the learnt floor (the IMU's attitude and each leg's joints ``q``,
+        :meth:`FloorSlope.tip_lean`), θ_0 that field; at most
         TIP_LEAN_RATIO of the leg's horizontal reach. Soles on their heel edges turn about them
         until the CoM stands over those edges: the forward lean moves that balance to a larger
         tilt, so that the soles come back down instead of the robot falling back over them
