@@ -159,3 +159,13 @@ def test_an_unpushed_walk_never_swings_the_front_arms():
     walker.run([(6.0, (0.9 * walker.generator.max_command[0], 0.0, 0.0)), (2.0, (0.0, 0.0, 0.0))])
     assert walker.stabiliser.front_arms.raised  # the packaged robot has them
     assert not any(c.arm for c in walker.corrections)
+
+
+def test_a_push_back_is_held_by_leaning_against_the_tipped_heels():
+    # 0.35 m/s back at mid single support on the packaged robot: after the early touch-down both
+    # soles stand on their heel edges (12-25 deg) and turn about them until the CoM is over those
+    # edges; leaning the CoM target forward by z_c tan(tilt - walk.heel_lean_tilt) brings them back
+    # down, without it the robot falls back over them (docs/walking.md, "Back pushes: the heel lean")
+    push = np.array([-0.35, 0.0])
+    assert survives(URDF, CLOSED, push)
+    assert not survives(URDF, replace(CLOSED, heel_lean_tilt=0.0), push)

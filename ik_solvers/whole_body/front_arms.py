@@ -64,6 +64,11 @@ class FrontArms:
         self.asked: float | None = None  # [s] when the error last asked for the arms
         self.share = 0.0  # of the full swing, the most the error has asked for since the arms came up
 
+    @property
+    def out(self) -> bool:
+        """Whether the arms are forward or being brought back (from the error's first ask until lowered)."""
+        return self.asked is not None
+
     def update(
         self, time: float, free: bool, error: np.ndarray, yaw: float, q: np.ndarray
     ) -> dict[str, float]:

@@ -39,7 +39,9 @@ Each tick (after :meth:`WalkingPatternGenerator.step`), from what a real robot m
 On a slope (``slope_filter`` > 0, :mod:`ik_solvers.whole_body.floor_slope`) the CoM target
 also leans uphill by z_c tan α, so that the weight stays over the soles; standing, it also leans
 against the support sole's own tilt beyond the floor's when a push tips the soles over their
-edge (``tip_lean_gain``, :meth:`FloorSlope.tip_lean`).
+edge (``tip_lean_gain``, :meth:`FloorSlope.tip_lean`); walking, in double support while the
+front arms are out, it leans forward against soles measured on their heels beyond
+``heel_lean_tilt`` (:meth:`Stabiliser._heel_lean`).
 
 No ROS, no simulator truth. Units: m, s, rad; world frame z up (the plan's).
 """
@@ -203,6 +205,13 @@ class Stabiliser:
             lean = self.floor.lean(self.com_height, tick.torso_yaw, self.lean_limits)
             if self.config.tip_lean_gain > 0.0 and not tick.walking:
                 lean = lean + self._tip_lean(estimate, sole_in_torso, sole, tick.torso_yaw)
+            if (
+                self.config.heel_lean_tilt > 0.0
+                and tick.walking
+                and tick.support == "double"
+                and self.front_arms.out
+            ):
+                lean = lean + self._heel_lean(tick, estimate, q)
         reference = tick.zmp_reference
         wanted = np.empty((2, 2))
         wanted[0], wanted[1] = reference + error, reference - self.config.com_feedback_gain * error
@@ -253,6 +262,28 @@ class Stabiliser:
         heading = np.array([np.cos(yaw), np.sin(yaw)])
         tip = max(float(heading @ tip), 0.0) * heading
         return bounded_offset(tip, self.max_tip)
+
+    def _heel_lean(self, tick: WalkTick, estimate: BaseEstimate, q: np.ndarray) -> np.ndarray:
+        """(2,) [m] the CoM target's lean forward along the heading in double support, while the
+        front arms are out (a walking push back: gated so, the lean lost pushes right, 0.70 ->
+        0.50 m/s on short_legs_lighter, 0.50 -> 0.40 on heavier_torso; gated on a backward DCM
+        error instead, it helped no back push), with a sole measured on its heel
+        (``heel_lean_tilt``): z_c tan(θ − θ_0), θ the larger of the two soles' heel-down pitch
+        against the learnt floor (the IMU's attitude and each leg's joints ``q``,
+        :meth:`FloorSlope.tip_lean`), θ_0 that field; at most
+        TIP_LEAN_RATIO of the leg's horizontal reach. Soles on their heel edges turn about them
+        until the CoM stands over those edges: the forward lean moves that balance to a larger
+        tilt, so that the soles come back down instead of the robot falling back over them
+        (docs/walking.md, "Back pushes: the heel lean")."""
+        heading = np.array([np.cos(tick.torso_yaw), np.sin(tick.torso_yaw)])
+        torso = estimate.torso[:3, :3]
+        tilt = 0.0  # [rad] the larger heel-down pitch
+        for side, sole in (("left", tick.left_sole), ("right", tick.right_sole)):
+            in_torso = self.estimator.sole_pose(side, q)[:3, :3]
+            tip = self.floor.tip_lean(torso, in_torso, sole, self.com_height, 0.0)  # z_c tan θ, forward
+            tilt = max(tilt, float(np.arctan(max(float(heading @ tip), 0.0) / self.com_height)))
+        forward = self.com_height * np.tan(max(tilt - self.config.heel_lean_tilt, 0.0))
+        return bounded_offset(forward * heading, self.max_tip)
 
     def _dcm_error(self, tick: WalkTick, estimate: BaseEstimate) -> np.ndarray:
         """(2,) e = ξ − ξ_ref [m]: the estimate's DCM against the plan's at ``tick``."""

@@ -102,7 +102,11 @@ class BaseStateEstimator:
 
     def sole_position(self, side: str, q: np.ndarray) -> np.ndarray:
         """(3,) the ``side`` sole's origin in the torso frame [m] by forward kinematics of ``q``."""
-        return self.chains[side].fk(q[self._columns[side]])[:3, 3]
+        return self.sole_pose(side, q)[:3, 3]
+
+    def sole_pose(self, side: str, q: np.ndarray) -> np.ndarray:
+        """(4, 4) the ``side`` sole's pose in the torso frame [m] by forward kinematics of ``q``."""
+        return self.chains[side].fk(q[self._columns[side]])
 
     def update(
         self,

@@ -114,6 +114,10 @@ class WalkConfig:
             docs/walking.md "Balance", step 7), the CoM target leans against it by this times
             the lean that holds the pendulum still on a floor of that tilt, z_c tan θ (needs
             ``slope_filter`` > 0); 0: off.
+        heel_lean_tilt: [rad] walking, in double support while the front arms are out, a sole
+            measured tipped onto its heel (against the learnt floor) beyond this leans the CoM
+            target forward by z_c tan of the excess, at most 0.45 of the leg's horizontal reach
+            (``Stabiliser._heel_lean``; needs ``slope_filter`` and ``front_arm_trigger`` > 0); 0: off.
         capture_swing: standing (nothing commanded), a push whose DCM leaves the soles is
             caught by a step of this swing time, in units of the pendulum's time constant 1/ω
             (:mod:`ik_solvers.whole_body.capture_step`); 0: off (needs ``stabilise``).
@@ -223,6 +227,9 @@ class WalkConfig:
     )
     tip_lean_gain: float = rule_field(
         Rule(0.0, "lean against a support sole tipped over its edge", "", 0.0, 2.0, start_up_only=True)
+    )
+    heel_lean_tilt: float = _closed(
+        0.0, "a sole's heel-down tilt beyond which the CoM leans forward (0: off)", 0.5, "rad"
     )
     capture_swing: float = rule_field(
         Rule(
